@@ -1,0 +1,84 @@
+# astar: one astar/core.so per Lua runtime under build/<version>/.
+#   make            build every runtime found (5.1 5.2 5.3 5.4 jit)
+#   make test       build, then run the busted specs on every runtime
+#   make demo       the README demo on the bundled map (Lua 5.4)
+#   make bench      bench/scen.lua on ../shared/maps (5.4, LuaJIT) + C driver
+#   make asan       specs under AddressSanitizer + UBSan (Lua 5.4)
+#   make valgrind   specs under valgrind (Lua 5.4)
+
+CC      ?= cc
+OPT     ?= -O2
+WARN    := -std=c99 -Wall -Wextra -Werror -Werror=implicit-function-declaration \
+           -Wmissing-prototypes -Wstrict-prototypes -Wshadow -pedantic
+CFLAGS_ALL = $(OPT) $(WARN) -fPIC $(CFLAGS)
+
+VERSIONS ?= 5.1 5.2 5.3 5.4 jit
+INC_5.1 := /usr/include/lua5.1
+INC_5.2 := /usr/include/lua5.2
+INC_5.3 := /usr/include/lua5.3
+INC_5.4 := /usr/include/lua5.4
+INC_jit := /usr/include/luajit-2.1
+LUA_5.1 := lua5.1
+LUA_5.2 := lua5.2
+LUA_5.3 := lua5.3
+LUA_5.4 := lua5.4
+LUA_jit := luajit
+
+CORE_SRC := src/grid.c src/search.c src/text.c
+BIND_SRC := src/lua_astar.c
+HDRS     := $(wildcard src/*.h)
+
+all: $(foreach v,$(VERSIONS),build/$(v)/astar/core.so)
+
+build/%/astar/core.so: $(CORE_SRC) $(BIND_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -I$(INC_$*) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC) $(LDFLAGS)
+
+# The core alone, with no Lua headers on the include path: proves it knows
+# nothing of Lua, and gives the C benchmark driver.
+build/core/libastar.a: $(CORE_SRC) $(HDRS)
+	@mkdir -p build/core
+	$(foreach s,$(CORE_SRC),$(CC) $(CFLAGS_ALL) -Isrc -c $(s) -o build/core/$(notdir $(s:.c=.o)) &&) true
+	ar rcs $@ $(addprefix build/core/,$(notdir $(CORE_SRC:.c=.o)))
+
+build/bench/cdriver: bench/cdriver.c build/core/libastar.a
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ bench/cdriver.c build/core/libastar.a -lm
+
+test: all
+	scripts/run-specs $(VERSIONS)
+
+test-%: build/%/astar/core.so
+	scripts/run-specs $*
+
+demo: build/5.4/astar/core.so
+	$(LUA_5.4) examples/demo.lua
+
+bench: build/5.4/astar/core.so build/jit/astar/core.so build/bench/cdriver
+	build/bench/cdriver ../shared/maps
+	$(LUA_5.4) bench/scen.lua ../shared/maps
+	$(LUA_jit) bench/scen.lua ../shared/maps
+
+# Sanitizers: the 5.4 module built with ASan+UBSan, run by the stock lua5.4
+# with the ASan runtime preloaded.  Any report fails the run.
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+build/asan/astar/core.so: $(CORE_SRC) $(BIND_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(SAN_FLAGS) -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
+
+asan: build/asan/astar/core.so
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+	  scripts/run-specs asan
+
+build/valgrind/astar/core.so: $(CORE_SRC) $(BIND_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 -g -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
+
+valgrind: build/valgrind/astar/core.so
+	scripts/run-specs valgrind
+
+clean:
+	rm -rf build
+
+.PHONY: all test demo bench asan valgrind clean

@@ -1,0 +1,233 @@
+/*
+ * astar core: grid storage and the A* search engine, in plain C99.
+ *
+ * Nothing here knows about Lua.  The core allocates only through the
+ * allocator it is given (same signature as lua_Alloc), never prints, never
+ * exits, and reports failure through status codes.  Coordinates are 0-based
+ * here; the binding converts from Lua's 1-based ones.
+ */
+#ifndef ASTAR_H
+#define ASTAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ASTAR_VERSION "0.1.0"
+
+/* realloc-like allocator; nsize == 0 frees.  Same contract as lua_Alloc. */
+typedef void *(*astar_alloc_fn)(void *ud, void *ptr, size_t osize,
+                                size_t nsize);
+
+/* Status codes of core calls (errors, not search outcomes). */
+enum {
+  ASTAR_OK = 0,
+  ASTAR_ENOMEM = -1, /* the allocator failed; the object is unchanged */
+  ASTAR_ETOOBIG = -2, /* a size is zero, negative or overflows a limit */
+  ASTAR_EINVAL = -3, /* an argument is outside its domain */
+  ASTAR_EBUSY = -4, /* a search on this grid is already running */
+  ASTAR_EPARSE = -5 /* text that does not follow its format */
+};
+
+/* Outcomes of a search: expected results, not errors. */
+enum {
+  ASTAR_FOUND = 0,
+  ASTAR_NO_PATH = 1,
+  ASTAR_START_BLOCKED = 2,
+  ASTAR_GOAL_BLOCKED = 3
+};
+
+/* Diagonal rules.  NEVER is 4-way movement. */
+enum {
+  ASTAR_DIAG_BOTH_FREE = 0, /* both orthogonal neighbours free: no corner
+                               cutting (default, MovingAI rule) */
+  ASTAR_DIAG_ONE_FREE = 1, /* at least one orthogonal neighbour free */
+  ASTAR_DIAG_ALWAYS = 2, /* any diagonal between two passable tiles */
+  ASTAR_DIAG_NEVER = 3 /* 4-way */
+};
+
+/* Heuristics.  DEFAULT is the tightest admissible one for the movement. */
+enum {
+  ASTAR_H_DEFAULT = 0,
+  ASTAR_H_MANHATTAN,
+  ASTAR_H_CHEBYSHEV,
+  ASTAR_H_OCTILE,
+  ASTAR_H_EUCLIDEAN,
+  ASTAR_H_ZERO
+};
+
+/* Directions, in the order neighbours are generated (this order is part of
+ * the deterministic tie-breaking): N E S W, then NE SE SW NW.  Bit d of a
+ * move mask is direction d.  y grows downwards (row 0 is the top). */
+enum { ASTAR_N, ASTAR_E, ASTAR_S, ASTAR_W, ASTAR_NE, ASTAR_SE, ASTAR_SW,
+       ASTAR_NW };
+extern const int8_t astar_dir_dx[8];
+extern const int8_t astar_dir_dy[8];
+
+/* Limits.  Sizes are checked against these before anything is allocated. */
+#define ASTAR_MAX_SIDE 65534
+#define ASTAR_MAX_PADDED_TILES (1u << 30)
+#define ASTAR_MAX_STEP_LENGTH 1e9
+#define ASTAR_MIN_STEP_LENGTH 1e-9
+
+/* One open-list entry.  Lazy deletion: stale entries are skipped on pop. */
+typedef struct astar_heap_entry {
+  double key; /* f, quantised so that equal f values compare equal */
+  double g;
+  uint32_t node;
+} astar_heap_entry;
+
+/*
+ * A grid.  Tiles are stored row-major over a padded rectangle with a one-tile
+ * border of blocked sentinels, so neighbour reads never need bounds checks:
+ * tile (x, y) lives at index (y + 1) * stride + (x + 1).
+ *
+ * Per tile:            cost (float)            4 bytes
+ *                      moves (legal-move mask) 1 byte
+ *                      passable bit            1/8 byte
+ * Search scratch:      g (double)              8 bytes
+ *                      stamp (generation, closed flag, parent direction)
+ *                                              4 bytes
+ * Fields are public so the binding and tests can read them; change them
+ * only through the functions below, which keep moves/passable in step.
+ */
+typedef struct astar_grid {
+  int32_t width, height;
+  int32_t stride;         /* width + 2 */
+  uint32_t ntiles;        /* stride * (height + 2) */
+  float *cost;            /* stored cost; kept when a tile is blocked */
+  uint8_t *moves;         /* bit d: the step in direction d is legal */
+  uint64_t *passable;     /* bit i: tile i is passable (border: 0) */
+  int diagonal;           /* ASTAR_DIAG_* */
+  double cardinal_length, diagonal_length;
+  double step_length[8];  /* per direction */
+  int32_t offset[8];      /* index delta per direction */
+  /* cheapest stored cost over all tiles (blocked ones included, which keeps
+     it a valid lower bound); recomputed lazily when the last tile holding
+     the minimum is raised */
+  float min_cost;
+  uint32_t min_count;
+  int min_dirty;
+  /* search scratch, allocated on the first search and reused */
+  double *g;
+  uint32_t *stamp;
+  uint32_t generation;
+  astar_heap_entry *heap;
+  size_t heap_cap;
+  int busy;
+  /* last search, for path extraction */
+  uint32_t last_start, last_goal;
+  int last_outcome;
+  astar_alloc_fn alloc;
+  void *alloc_ud;
+} astar_grid;
+
+/* Lifecycle.  init leaves *g in a state release accepts even on failure;
+ * release is idempotent.  Every tile starts passable with cost 1. */
+void astar_grid_zero(astar_grid *g);
+int astar_grid_init(astar_grid *g, int32_t width, int32_t height,
+                    astar_alloc_fn alloc, void *ud);
+void astar_grid_release(astar_grid *g);
+/* Bytes a width x height grid and its scratch take (0 on overflow). */
+size_t astar_grid_bytes(int32_t width, int32_t height, int with_scratch);
+size_t astar_grid_memory(const astar_grid *g); /* bytes held now */
+
+/* Movement: rule and step lengths; rebuilds every move mask (O(tiles)). */
+int astar_grid_set_movement(astar_grid *g, int diagonal, double cardinal,
+                            double diagonal_length);
+
+/* Tiles.  x, y must be in range (the binding checks); cost must be a
+ * positive finite float (astar_cost_ok).  O(1). */
+int astar_cost_ok(double cost);
+void astar_grid_set_cost(astar_grid *g, int32_t x, int32_t y, float cost);
+void astar_grid_set_blocked(astar_grid *g, int32_t x, int32_t y,
+                            int blocked);
+float astar_grid_get_cost(const astar_grid *g, int32_t x, int32_t y);
+int astar_grid_is_blocked(const astar_grid *g, int32_t x, int32_t y);
+/* Rectangle fill: blocked < 0 leaves passability, 0 opens, 1 blocks;
+ * cost <= 0 leaves the cost. */
+void astar_grid_fill(astar_grid *g, int32_t x, int32_t y, int32_t w,
+                     int32_t h, float cost, int blocked);
+/* Bulk writes (loaders): set tile i's cost (when cost > 0) and whether it
+ * is open, without refreshing move masks; then call astar_grid_refresh once
+ * after the last write.  i is astar_index(g, x, y). */
+void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open);
+void astar_grid_refresh(astar_grid *g);
+/* Cheapest cost that a step can enter (recomputed if stale). */
+float astar_grid_min_cost(astar_grid *g);
+
+static inline uint32_t astar_index(const astar_grid *g, int32_t x,
+                                   int32_t y) {
+  return (uint32_t)(y + 1) * (uint32_t)g->stride + (uint32_t)(x + 1);
+}
+static inline void astar_xy(const astar_grid *g, uint32_t i, int32_t *x,
+                            int32_t *y) {
+  *y = (int32_t)(i / (uint32_t)g->stride) - 1;
+  *x = (int32_t)(i % (uint32_t)g->stride) - 1;
+}
+
+/* Text maps.  A legend maps each byte to a cost or to "blocked". */
+enum { ASTAR_LEGEND_UNSET = 0, ASTAR_LEGEND_COST, ASTAR_LEGEND_BLOCKED };
+typedef struct astar_legend {
+  uint8_t kind[256];
+  float cost[256];
+} astar_legend;
+
+/* Where a parse failed (1-based line and column, 0 when not applicable). */
+typedef struct astar_parse_error {
+  int code; /* ASTAR_PERR_* */
+  int32_t line, column;
+  int32_t expected, got;
+} astar_parse_error;
+enum {
+  ASTAR_PERR_NONE = 0,
+  ASTAR_PERR_EMPTY,        /* no rows */
+  ASTAR_PERR_ROW_LENGTH,   /* a row differs in length from the first */
+  ASTAR_PERR_ROW_COUNT,    /* fewer or more rows than expected */
+  ASTAR_PERR_CHAR,         /* a byte the legend does not define */
+  ASTAR_PERR_HEADER,       /* MovingAI header malformed */
+  ASTAR_PERR_TOO_BIG       /* the size exceeds the limits */
+};
+const char *astar_parse_error_text(int code);
+
+/* Measure rows in text: lines split by LF or CRLF, one final newline
+ * optional.  Sets *width and *height. */
+int astar_text_shape(const char *s, size_t n, int32_t *width,
+                     int32_t *height, astar_parse_error *err);
+/* Fill g from text of exactly g's shape through the legend.  On error no
+ * tile has changed. */
+int astar_grid_load_text(astar_grid *g, const char *s, size_t n,
+                         const astar_legend *legend, astar_parse_error *err);
+
+/* MovingAI .map: parses the header; the rows start at s + *body_offset. */
+int astar_movingai_header(const char *s, size_t n, int32_t *width,
+                          int32_t *height, size_t *body_offset,
+                          astar_parse_error *err);
+/* The benchmark's legend: . G S passable (cost 1); @ O T W blocked. */
+void astar_movingai_legend(astar_legend *legend);
+
+/* Search. */
+typedef struct astar_query {
+  int32_t sx, sy, gx, gy; /* 0-based, in range */
+  int heuristic;          /* ASTAR_H_* */
+  double weight;          /* >= 1; > 1 is weighted A* (not optimal) */
+} astar_query;
+
+typedef struct astar_result {
+  int outcome;        /* ASTAR_FOUND, ASTAR_NO_PATH, ... */
+  double cost;        /* path cost when found */
+  uint32_t expanded;  /* nodes taken off the open list and expanded */
+  uint32_t length;    /* tiles on the path, start and goal included */
+} astar_result;
+
+void astar_query_defaults(astar_query *q);
+/* Runs the search.  Returns ASTAR_OK (see r->outcome), ASTAR_ENOMEM,
+ * ASTAR_EINVAL (bad query) or ASTAR_EBUSY. */
+int astar_find_path(astar_grid *g, const astar_query *q, astar_result *r);
+
+/* The path of the last successful search, walked from the goal back to the
+ * start: start with astar_path_last(), then astar_path_prev() until it
+ * returns 0.  Valid until the grid is edited or searched again. */
+uint32_t astar_path_last(const astar_grid *g);
+int astar_path_prev(const astar_grid *g, uint32_t *node);
+
+#endif

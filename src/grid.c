@@ -1,0 +1,284 @@
+/*
+ * Grid storage: costs, passability bits and legal-move masks over a padded
+ * rectangle.  Every edit keeps the masks of the touched tile's neighbours in
+ * step, so the search reads a tile's legal moves as one byte.
+ */
+#include "astar.h"
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+const int8_t astar_dir_dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+const int8_t astar_dir_dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+
+static int padded_tiles(int32_t w, int32_t h, uint32_t *n) {
+  uint64_t t;
+  if (w < 1 || h < 1 || w > ASTAR_MAX_SIDE || h > ASTAR_MAX_SIDE) return 0;
+  t = (uint64_t)(w + 2) * (uint64_t)(h + 2);
+  if (t > ASTAR_MAX_PADDED_TILES) return 0;
+  *n = (uint32_t)t;
+  return 1;
+}
+
+static size_t bitmap_words(uint32_t ntiles) { return (ntiles + 63u) / 64u; }
+
+size_t astar_grid_bytes(int32_t w, int32_t h, int with_scratch) {
+  uint32_t n;
+  size_t per = sizeof(float) + sizeof(uint8_t), total;
+  if (!padded_tiles(w, h, &n)) return 0;
+  if (with_scratch) per += sizeof(double) + sizeof(uint32_t);
+  total = astar__mul_size(n, per);
+  if (total == 0) return 0;
+  return total + bitmap_words(n) * sizeof(uint64_t);
+}
+
+size_t astar_grid_memory(const astar_grid *g) {
+  size_t total = 0;
+  if (g->cost == NULL) return 0;
+  total += (size_t)g->ntiles * (sizeof(float) + sizeof(uint8_t));
+  total += bitmap_words(g->ntiles) * sizeof(uint64_t);
+  if (g->g != NULL)
+    total += (size_t)g->ntiles * (sizeof(double) + sizeof(uint32_t));
+  total += (size_t)g->heap_cap * sizeof(astar_heap_entry);
+  return total;
+}
+
+static void *grid_alloc(astar_grid *g, size_t count, size_t elem) {
+  size_t bytes = astar__mul_size(count, elem);
+  if (bytes == 0) return NULL;
+  return g->alloc(g->alloc_ud, NULL, 0, bytes);
+}
+
+static void grid_free(astar_grid *g, void *p, size_t count, size_t elem) {
+  if (p != NULL) g->alloc(g->alloc_ud, p, count * elem, 0);
+}
+
+void astar_grid_zero(astar_grid *g) { memset(g, 0, sizeof *g); }
+
+void astar_grid_release(astar_grid *g) {
+  uint32_t n = g->ntiles;
+  if (g->alloc == NULL) return;
+  grid_free(g, g->cost, n, sizeof(float));
+  grid_free(g, g->moves, n, sizeof(uint8_t));
+  grid_free(g, g->passable, bitmap_words(n), sizeof(uint64_t));
+  grid_free(g, g->g, n, sizeof(double));
+  grid_free(g, g->stamp, n, sizeof(uint32_t));
+  grid_free(g, g->heap, g->heap_cap, sizeof(astar_heap_entry));
+  astar_grid_zero(g);
+}
+
+static inline int is_open(const astar_grid *g, uint32_t i) {
+  return (int)((g->passable[i >> 6] >> (i & 63)) & 1u);
+}
+
+static inline void set_open(astar_grid *g, uint32_t i, int open) {
+  uint64_t bit = (uint64_t)1 << (i & 63);
+  if (open)
+    g->passable[i >> 6] |= bit;
+  else
+    g->passable[i >> 6] &= ~bit;
+}
+
+/* The legal moves out of tile i.  They depend on the neighbours only, not
+ * on i itself, so a blocked tile still knows its way out. */
+static uint8_t compute_moves(const astar_grid *g, uint32_t i) {
+  uint32_t s = (uint32_t)g->stride;
+  unsigned n = (unsigned)is_open(g, i - s), e = (unsigned)is_open(g, i + 1);
+  unsigned so = (unsigned)is_open(g, i + s), w = (unsigned)is_open(g, i - 1);
+  unsigned m = n << ASTAR_N | e << ASTAR_E | so << ASTAR_S | w << ASTAR_W;
+  unsigned ne, se, sw, nw;
+  if (g->diagonal == ASTAR_DIAG_NEVER) return (uint8_t)m;
+  ne = (unsigned)is_open(g, i - s + 1);
+  se = (unsigned)is_open(g, i + s + 1);
+  sw = (unsigned)is_open(g, i + s - 1);
+  nw = (unsigned)is_open(g, i - s - 1);
+  switch (g->diagonal) {
+  case ASTAR_DIAG_BOTH_FREE:
+    ne &= n & e; se &= so & e; sw &= so & w; nw &= n & w;
+    break;
+  case ASTAR_DIAG_ONE_FREE:
+    ne &= n | e; se &= so | e; sw &= so | w; nw &= n | w;
+    break;
+  default: /* ASTAR_DIAG_ALWAYS */
+    break;
+  }
+  m |= ne << ASTAR_NE | se << ASTAR_SE | sw << ASTAR_SW | nw << ASTAR_NW;
+  return (uint8_t)m;
+}
+
+/* Recompute the masks of the interior tiles in the padded rectangle
+ * [px0, px1] x [py0, py1] (padded coordinates, clipped here). */
+static void refresh_moves(astar_grid *g, int32_t px0, int32_t py0,
+                          int32_t px1, int32_t py1) {
+  int32_t x, y;
+  if (px0 < 1) px0 = 1;
+  if (py0 < 1) py0 = 1;
+  if (px1 > g->width) px1 = g->width;
+  if (py1 > g->height) py1 = g->height;
+  for (y = py0; y <= py1; y++) {
+    uint32_t row = (uint32_t)y * (uint32_t)g->stride;
+    for (x = px0; x <= px1; x++)
+      g->moves[row + (uint32_t)x] = compute_moves(g, row + (uint32_t)x);
+  }
+}
+
+static void refresh_all_moves(astar_grid *g) {
+  refresh_moves(g, 1, 1, g->width, g->height);
+}
+
+int astar_grid_set_movement(astar_grid *g, int diagonal, double cardinal,
+                            double diagonal_length) {
+  int d;
+  uint32_t s = (uint32_t)g->stride;
+  if (diagonal < ASTAR_DIAG_BOTH_FREE || diagonal > ASTAR_DIAG_NEVER)
+    return ASTAR_EINVAL;
+  if (!(cardinal >= ASTAR_MIN_STEP_LENGTH && cardinal <= ASTAR_MAX_STEP_LENGTH))
+    return ASTAR_EINVAL;
+  if (!(diagonal_length >= ASTAR_MIN_STEP_LENGTH &&
+        diagonal_length <= ASTAR_MAX_STEP_LENGTH))
+    return ASTAR_EINVAL;
+  g->diagonal = diagonal;
+  g->cardinal_length = cardinal;
+  g->diagonal_length = diagonal_length;
+  for (d = 0; d < 8; d++) {
+    g->step_length[d] = d < 4 ? cardinal : diagonal_length;
+    g->offset[d] = astar_dir_dy[d] * (int32_t)s + astar_dir_dx[d];
+  }
+  refresh_all_moves(g);
+  return ASTAR_OK;
+}
+
+int astar_grid_init(astar_grid *g, int32_t w, int32_t h,
+                    astar_alloc_fn alloc, void *ud) {
+  uint32_t n, i;
+  int32_t x, y;
+  astar_grid_zero(g);
+  if (!padded_tiles(w, h, &n)) return ASTAR_ETOOBIG;
+  g->alloc = alloc;
+  g->alloc_ud = ud;
+  g->cost = grid_alloc(g, n, sizeof(float));
+  g->moves = grid_alloc(g, n, sizeof(uint8_t));
+  g->passable = grid_alloc(g, bitmap_words(n), sizeof(uint64_t));
+  g->ntiles = n; /* release needs it to free what was allocated */
+  if (g->cost == NULL || g->moves == NULL || g->passable == NULL) {
+    astar_grid_release(g);
+    return ASTAR_ENOMEM;
+  }
+  g->width = w;
+  g->height = h;
+  g->stride = w + 2;
+  for (i = 0; i < n; i++) g->cost[i] = 1.0f;
+  memset(g->moves, 0, n);
+  memset(g->passable, 0, bitmap_words(n) * sizeof(uint64_t));
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) set_open(g, astar_index(g, x, y), 1);
+  g->min_cost = 1.0f;
+  g->min_count = (uint32_t)w * (uint32_t)h;
+  g->min_dirty = 0;
+  g->last_outcome = ASTAR_NO_PATH;
+  return astar_grid_set_movement(g, ASTAR_DIAG_BOTH_FREE, 1.0, sqrt(2.0));
+}
+
+int astar_cost_ok(double cost) {
+  float f;
+  if (!(cost > 0.0) || !(cost <= (double)3.4028234663852886e38)) return 0;
+  f = (float)cost;
+  return f > 0.0f; /* not flushed to zero */
+}
+
+/* Keep min_cost a lower bound of every stored cost.  Raising the last tile
+ * that holds the minimum marks it stale; astar_grid_min_cost rescans. */
+static void min_remove(astar_grid *g, float c) {
+  if (!g->min_dirty && c == g->min_cost && --g->min_count == 0)
+    g->min_dirty = 1;
+}
+
+static void min_add(astar_grid *g, float c) {
+  if (g->min_dirty) return;
+  if (c < g->min_cost) {
+    g->min_cost = c;
+    g->min_count = 1;
+  } else if (c == g->min_cost) {
+    g->min_count++;
+  }
+}
+
+float astar_grid_min_cost(astar_grid *g) {
+  if (g->min_dirty) {
+    int32_t x, y;
+    float m = g->cost[astar_index(g, 0, 0)];
+    uint32_t count = 0;
+    for (y = 0; y < g->height; y++) {
+      const float *row = g->cost + astar_index(g, 0, y);
+      for (x = 0; x < g->width; x++) {
+        if (row[x] < m) {
+          m = row[x];
+          count = 1;
+        } else if (row[x] == m) {
+          count++;
+        }
+      }
+    }
+    g->min_cost = m;
+    g->min_count = count;
+    g->min_dirty = 0;
+  }
+  return g->min_cost;
+}
+
+static void store_cost(astar_grid *g, uint32_t i, float cost) {
+  if (g->cost[i] == cost) return;
+  min_remove(g, g->cost[i]);
+  g->cost[i] = cost;
+  min_add(g, cost);
+}
+
+static void store_open(astar_grid *g, int32_t x, int32_t y, uint32_t i,
+                       int open) {
+  if (is_open(g, i) == open) return;
+  set_open(g, i, open);
+  /* the tile's own moves do not depend on it; its 8 neighbours' do */
+  refresh_moves(g, x, y, x + 2, y + 2);
+}
+
+void astar_grid_set_cost(astar_grid *g, int32_t x, int32_t y, float cost) {
+  uint32_t i = astar_index(g, x, y);
+  store_cost(g, i, cost);
+  store_open(g, x, y, i, 1);
+}
+
+void astar_grid_set_blocked(astar_grid *g, int32_t x, int32_t y,
+                            int blocked) {
+  store_open(g, x, y, astar_index(g, x, y), !blocked);
+}
+
+float astar_grid_get_cost(const astar_grid *g, int32_t x, int32_t y) {
+  return g->cost[astar_index(g, x, y)];
+}
+
+int astar_grid_is_blocked(const astar_grid *g, int32_t x, int32_t y) {
+  return !is_open(g, astar_index(g, x, y));
+}
+
+void astar_grid_fill(astar_grid *g, int32_t x0, int32_t y0, int32_t w,
+                     int32_t h, float cost, int blocked) {
+  int32_t x, y;
+  if (w <= 0 || h <= 0) return;
+  for (y = y0; y < y0 + h; y++) {
+    for (x = x0; x < x0 + w; x++) {
+      uint32_t i = astar_index(g, x, y);
+      if (cost > 0.0f) store_cost(g, i, cost);
+      if (blocked >= 0) set_open(g, i, !blocked);
+    }
+  }
+  /* padded coordinates of the rectangle, grown by one tile */
+  if (blocked >= 0) refresh_moves(g, x0, y0, x0 + w + 1, y0 + h + 1);
+}
+
+void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open) {
+  if (cost > 0.0f) store_cost(g, i, cost);
+  set_open(g, i, open);
+}
+
+void astar_grid_refresh(astar_grid *g) { refresh_all_moves(g); }

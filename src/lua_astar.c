@@ -1,0 +1,911 @@
+/*
+ * The Lua binding of the core: module astar.core.
+ *
+ * It checks arguments (raising `bad argument #N to 'name' (...)` with the
+ * same text on every Lua version), converts 1-based Lua coordinates to the
+ * core's 0-based ones, owns grids through userdata, and turns search
+ * outcomes into results (`nil, reason`).  Grid memory comes from Lua's own
+ * allocator and is freed in __gc/__close; every object is created in an
+ * empty state before anything is acquired, so __gc is always safe.
+ */
+#include "astar.h"
+#include "compat.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GRID_MT "astar.Grid"
+/* every function gets the grid metatable as upvalue 1 */
+#define GRID_MT_UPVALUE lua_upvalueindex(1)
+
+typedef struct lgrid {
+  astar_grid g;
+  lua_Alloc alloc; /* the state's allocator, captured at creation */
+  void *alloc_ud;
+} lgrid;
+
+/* ---- errors ---- */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+static int arg_error(lua_State *L, int arg, const char *fname,
+                     const char *fmt, ...) PRINTF_LIKE(4, 5);
+static int arg_error(lua_State *L, int arg, const char *fname,
+                     const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, fname, msg);
+}
+
+/* A short description of the value at idx for messages: numbers by value
+ * (the same text on every version), strings quoted, others by type. */
+static const char *describe(lua_State *L, int idx, char *buf, size_t size) {
+  switch (lua_type(L, idx)) {
+  case LUA_TNUMBER: {
+    double v = (double)lua_tonumber(L, idx);
+    if (v != v)
+      snprintf(buf, size, "nan");
+    else if (isinf(v))
+      snprintf(buf, size, v > 0 ? "inf" : "-inf");
+    else
+      snprintf(buf, size, "%.14g", v);
+    return buf;
+  }
+  case LUA_TSTRING: {
+    size_t len;
+    const char *s = lua_tolstring(L, idx, &len);
+    snprintf(buf, size, "'%.40s%s'", s, len > 40 ? "..." : "");
+    return buf;
+  }
+  case LUA_TBOOLEAN:
+    return lua_toboolean(L, idx) ? "true" : "false";
+  default:
+    return luaL_typename(L, idx);
+  }
+}
+
+static void raise_status(lua_State *L, int status, const char *fname) {
+  switch (status) {
+  case ASTAR_ENOMEM: luaL_error(L, "not enough memory"); break;
+  case ASTAR_EBUSY:
+    luaL_error(L, "%s: the grid is busy with a search (called from inside "
+                  "a search on the same grid)", fname);
+    break;
+  default: luaL_error(L, "%s: internal error %d", fname, status); break;
+  }
+}
+
+/* ---- argument checks ---- */
+
+/* An integer in [lo, hi]; name is what the argument is called. */
+static int32_t check_int(lua_State *L, int arg, const char *fname,
+                         const char *name, int32_t lo, int32_t hi,
+                         const char *range_word) {
+  char buf[64];
+  double v;
+  if (lua_type(L, arg) != LUA_TNUMBER)
+    arg_error(L, arg, fname, "%s must be an integer, got %s", name,
+              describe(L, arg, buf, sizeof buf));
+  v = (double)lua_tonumber(L, arg);
+  if (!(v == floor(v)) || isinf(v))
+    arg_error(L, arg, fname, "%s must be an integer, got %s", name,
+              describe(L, arg, buf, sizeof buf));
+  if (v < lo || v > hi)
+    arg_error(L, arg, fname, "%s %s %d..%d, got %s", name, range_word,
+              (int)lo, (int)hi, describe(L, arg, buf, sizeof buf));
+  return (int32_t)v;
+}
+
+static int32_t check_x(lua_State *L, int arg, const char *fname,
+                       const char *name, const astar_grid *g) {
+  return check_int(L, arg, fname, name, 1, g->width, "out of range") - 1;
+}
+
+static int32_t check_y(lua_State *L, int arg, const char *fname,
+                       const char *name, const astar_grid *g) {
+  return check_int(L, arg, fname, name, 1, g->height, "out of range") - 1;
+}
+
+/* Reads a tile value at idx: a cost (returned > 0) or false (returns 0).
+ * Anything else: 0 and *ok = 0. */
+static float tile_value(lua_State *L, int idx, int *ok) {
+  *ok = 1;
+  if (lua_type(L, idx) == LUA_TBOOLEAN && !lua_toboolean(L, idx)) return 0.0f;
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    double c = (double)lua_tonumber(L, idx);
+    if (astar_cost_ok(c)) return (float)c;
+  }
+  *ok = 0;
+  return 0.0f;
+}
+
+#define COST_RULE "a positive finite number or false"
+
+/* A cost or false at arg; returns the cost, or 0 for false (blocked). */
+static float check_cost(lua_State *L, int arg, const char *fname,
+                        const char *name) {
+  int ok;
+  char buf[64];
+  float c = tile_value(L, arg, &ok);
+  if (!ok)
+    arg_error(L, arg, fname, "%s must be " COST_RULE ", got %s", name,
+              describe(L, arg, buf, sizeof buf));
+  return c;
+}
+
+static lgrid *to_grid(lua_State *L, int idx) {
+  lgrid *ud = (lgrid *)lua_touserdata(L, idx);
+  if (ud == NULL || !lua_getmetatable(L, idx)) return NULL;
+  if (!lua_rawequal(L, -1, GRID_MT_UPVALUE)) ud = NULL;
+  lua_pop(L, 1);
+  return ud;
+}
+
+static astar_grid *check_grid(lua_State *L, const char *fname) {
+  char buf[64];
+  lgrid *ud = to_grid(L, 1);
+  if (ud == NULL)
+    arg_error(L, 1, fname, "grid expected, got %s",
+              describe(L, 1, buf, sizeof buf));
+  if (ud->g.cost == NULL) luaL_error(L, "%s: the grid is closed", fname);
+  if (ud->g.busy) raise_status(L, ASTAR_EBUSY, fname);
+  return &ud->g;
+}
+
+/* Options tables: a table (or nil) whose keys must all be known names. */
+static int check_options(lua_State *L, int arg, const char *fname,
+                         const char *const known[]) {
+  char buf[64];
+  int t = lua_type(L, arg);
+  if (t == LUA_TNONE || t == LUA_TNIL) return 0;
+  if (t != LUA_TTABLE)
+    arg_error(L, arg, fname, "options must be a table, got %s",
+              describe(L, arg, buf, sizeof buf));
+  lua_pushnil(L);
+  while (lua_next(L, arg)) {
+    int i, found = 0;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING)
+      arg_error(L, arg, fname, "option names must be strings, got %s",
+                describe(L, -1, buf, sizeof buf));
+    for (i = 0; known[i] != NULL; i++)
+      if (strcmp(lua_tostring(L, -1), known[i]) == 0) found = 1;
+    if (!found)
+      arg_error(L, arg, fname, "unknown option %s",
+                describe(L, -1, buf, sizeof buf));
+  }
+  return 1;
+}
+
+/* Index of the string option `name` in values[] (or dflt when absent). */
+static int option_enum(lua_State *L, int arg, const char *fname,
+                       const char *name, const char *const values[],
+                       const char *list, int dflt) {
+  char buf[64];
+  int i, result = dflt;
+  lua_getfield(L, arg, name);
+  if (!lua_isnil(L, -1)) {
+    result = -1;
+    if (lua_type(L, -1) == LUA_TSTRING)
+      for (i = 0; values[i] != NULL; i++)
+        if (strcmp(lua_tostring(L, -1), values[i]) == 0) result = i;
+    if (result < 0)
+      arg_error(L, arg, fname, "%s must be one of %s, got %s", name, list,
+                describe(L, -1, buf, sizeof buf));
+  }
+  lua_pop(L, 1);
+  return result;
+}
+
+/* A number option in [lo, hi] (or dflt when absent). */
+static double option_number(lua_State *L, int arg, const char *fname,
+                            const char *name, double lo, double hi,
+                            const char *rule, double dflt) {
+  char buf[64];
+  double v = dflt;
+  lua_getfield(L, arg, name);
+  if (!lua_isnil(L, -1)) {
+    v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+    if (!(v >= lo && v <= hi))
+      arg_error(L, arg, fname, "%s must be %s, got %s", name, rule,
+                describe(L, -1, buf, sizeof buf));
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* ---- grid creation and movement options ---- */
+
+static const char *const diagonal_names[] = {"no_corner_cut", "one_free",
+                                             "always", "never", NULL};
+#define DIAGONAL_LIST "'no_corner_cut', 'one_free', 'always', 'never'"
+#define LENGTH_RULE "a number in [1e-09, 1e+09]"
+
+/* Grid memory goes through the Lua state's own allocator (so a host's
+ * memory limits and accounting see it).  The grid keeps the allocator, not
+ * the lua_State: the state it was made in may be a coroutine that dies
+ * first. */
+static void *lua_alloc_adapter(void *ud, void *ptr, size_t osize,
+                               size_t nsize) {
+  lgrid *lg = (lgrid *)ud;
+  return lg->alloc(lg->alloc_ud, ptr, osize, nsize);
+}
+
+/* Pushes a new grid (with the module's metatable). */
+static astar_grid *push_grid(lua_State *L, int32_t w, int32_t h,
+                             const char *fname, int warg) {
+  lgrid *ud = (lgrid *)compat_newuserdata(L, sizeof(lgrid));
+  int st;
+  astar_grid_zero(&ud->g);
+  lua_pushvalue(L, GRID_MT_UPVALUE);
+  lua_setmetatable(L, -2);
+  ud->alloc = lua_getallocf(L, &ud->alloc_ud);
+  st = astar_grid_init(&ud->g, w, h, lua_alloc_adapter, ud);
+  if (st == ASTAR_ETOOBIG)
+    arg_error(L, warg, fname,
+              "grid too large: %d x %d tiles (at most %u with a one-tile "
+              "border)",
+              (int)w, (int)h, (unsigned)ASTAR_MAX_PADDED_TILES);
+  if (st != ASTAR_OK) raise_status(L, st, fname);
+  return &ud->g;
+}
+
+static const char *const movement_keys[] = {"diagonals", "cardinal",
+                                            "diagonal", NULL};
+static const char *const new_keys[] = {"diagonals", "cardinal", "diagonal",
+                                       "cost", NULL};
+
+/* Applies diagonals/cardinal/diagonal from the options at arg. */
+static void apply_movement(lua_State *L, astar_grid *g, int arg,
+                           const char *fname) {
+  int rule = option_enum(L, arg, fname, "diagonals", diagonal_names,
+                         DIAGONAL_LIST, g->diagonal);
+  double c = option_number(L, arg, fname, "cardinal", ASTAR_MIN_STEP_LENGTH,
+                           ASTAR_MAX_STEP_LENGTH, LENGTH_RULE,
+                           g->cardinal_length);
+  double d = option_number(L, arg, fname, "diagonal", ASTAR_MIN_STEP_LENGTH,
+                           ASTAR_MAX_STEP_LENGTH, LENGTH_RULE,
+                           g->diagonal_length);
+  if (astar_grid_set_movement(g, rule, c, d) != ASTAR_OK)
+    luaL_error(L, "%s: invalid movement", fname);
+}
+
+/* Checks the options of a constructor before the grid exists, then applies
+ * them: a bad option never leaves a half-made grid behind in a variable. */
+static void check_new_options(lua_State *L, int arg, const char *fname) {
+  astar_grid probe;
+  if (!check_options(L, arg, fname, new_keys)) return;
+  astar_grid_zero(&probe);
+  probe.cardinal_length = 1.0;
+  probe.diagonal_length = 1.0;
+  (void)option_enum(L, arg, fname, "diagonals", diagonal_names,
+                    DIAGONAL_LIST, 0);
+  (void)option_number(L, arg, fname, "cardinal", ASTAR_MIN_STEP_LENGTH,
+                      ASTAR_MAX_STEP_LENGTH, LENGTH_RULE, 1.0);
+  (void)option_number(L, arg, fname, "diagonal", ASTAR_MIN_STEP_LENGTH,
+                      ASTAR_MAX_STEP_LENGTH, LENGTH_RULE, 1.0);
+  lua_getfield(L, arg, "cost");
+  if (!lua_isnil(L, -1)) {
+    int ok;
+    char buf[64];
+    (void)tile_value(L, -1, &ok);
+    if (!ok)
+      arg_error(L, arg, fname, "cost must be " COST_RULE ", got %s",
+                describe(L, -1, buf, sizeof buf));
+  }
+  lua_pop(L, 1);
+}
+
+static void apply_new_options(lua_State *L, astar_grid *g, int arg,
+                              const char *fname) {
+  if (lua_type(L, arg) != LUA_TTABLE) return;
+  apply_movement(L, g, arg, fname);
+  lua_getfield(L, arg, "cost");
+  if (!lua_isnil(L, -1)) {
+    int ok;
+    float c = tile_value(L, -1, &ok);
+    astar_grid_fill(g, 0, 0, g->width, g->height, c, c > 0.0f ? 0 : 1);
+  }
+  lua_pop(L, 1);
+}
+
+/* astar.new(width, height [, options]) */
+static int l_new(lua_State *L) {
+  int32_t w = check_int(L, 1, "new", "width", 1, ASTAR_MAX_SIDE, "out of range");
+  int32_t h = check_int(L, 2, "new", "height", 1, ASTAR_MAX_SIDE,
+                        "out of range");
+  astar_grid *g;
+  check_new_options(L, 3, "new");
+  g = push_grid(L, w, h, "new", 1);
+  apply_new_options(L, g, 3, "new");
+  return 1;
+}
+
+/* ---- legends and text ---- */
+
+static void default_legend(astar_legend *legend) {
+  int c;
+  memset(legend, 0, sizeof *legend);
+  legend->kind['.'] = ASTAR_LEGEND_COST;
+  legend->cost['.'] = 1.0f;
+  legend->kind['#'] = ASTAR_LEGEND_BLOCKED;
+  for (c = '1'; c <= '9'; c++) {
+    legend->kind[c] = ASTAR_LEGEND_COST;
+    legend->cost[c] = (float)(c - '0');
+  }
+}
+
+static void check_legend(lua_State *L, int arg, const char *fname,
+                         astar_legend *legend) {
+  char buf[64];
+  int t = lua_type(L, arg);
+  if (t == LUA_TNONE || t == LUA_TNIL) {
+    default_legend(legend);
+    return;
+  }
+  if (t != LUA_TTABLE)
+    arg_error(L, arg, fname, "legend must be a table, got %s",
+              describe(L, arg, buf, sizeof buf));
+  memset(legend, 0, sizeof *legend);
+  lua_pushnil(L);
+  while (lua_next(L, arg)) {
+    size_t len = 0;
+    int ok;
+    float c;
+    unsigned char ch;
+    if (lua_type(L, -2) != LUA_TSTRING ||
+        (lua_tolstring(L, -2, &len), len != 1))
+      arg_error(L, arg, fname, "legend keys must be single characters, got %s",
+                describe(L, -2, buf, sizeof buf));
+    ch = (unsigned char)lua_tostring(L, -2)[0];
+    c = tile_value(L, -1, &ok);
+    if (!ok) {
+      char vbuf[64];
+      arg_error(L, arg, fname, "legend[%s] must be " COST_RULE ", got %s",
+                describe(L, -2, buf, sizeof buf),
+                describe(L, -1, vbuf, sizeof vbuf));
+    }
+    legend->kind[ch] = c > 0.0f ? ASTAR_LEGEND_COST : ASTAR_LEGEND_BLOCKED;
+    legend->cost[ch] = c;
+    lua_pop(L, 1);
+  }
+}
+
+/* Pushes a message for a parse error; line_offset shifts line numbers (the
+ * MovingAI header). */
+static const char *push_parse_error(lua_State *L, const astar_parse_error *e,
+                                    int32_t line_offset) {
+  char msg[160];
+  int line = (int)(e->line + (e->line > 0 ? line_offset : 0));
+  switch (e->code) {
+  case ASTAR_PERR_CHAR:
+    if (e->got >= 32 && e->got < 127)
+      snprintf(msg, sizeof msg, "line %d, column %d: character '%c' is not in "
+               "the legend", line, (int)e->column, (char)e->got);
+    else
+      snprintf(msg, sizeof msg, "line %d, column %d: byte %d is not in the "
+               "legend", line, (int)e->column, (int)e->got);
+    break;
+  case ASTAR_PERR_ROW_LENGTH:
+    snprintf(msg, sizeof msg, "line %d has %d characters, expected %d", line,
+             (int)e->got, (int)e->expected);
+    break;
+  case ASTAR_PERR_ROW_COUNT:
+    snprintf(msg, sizeof msg, "expected %d rows, got %s%d", (int)e->expected,
+             e->got > e->expected ? "at least " : "", (int)e->got);
+    break;
+  case ASTAR_PERR_EMPTY:
+    snprintf(msg, sizeof msg, "%s", line > 0 ? "the first row is empty"
+                                             : "the text has no rows");
+    break;
+  case ASTAR_PERR_HEADER:
+    snprintf(msg, sizeof msg, "line %d: malformed MovingAI header (expected "
+             "'type T', 'height H', 'width W', 'map')", line);
+    break;
+  default:
+    snprintf(msg, sizeof msg, "map too big (at most %d tiles a side and %u "
+             "tiles with a one-tile border)", ASTAR_MAX_SIDE,
+             (unsigned)ASTAR_MAX_PADDED_TILES);
+    break;
+  }
+  lua_pushstring(L, msg);
+  return lua_tostring(L, -1);
+}
+
+static void text_error(lua_State *L, int arg, const char *fname,
+                       const astar_parse_error *e) {
+  const char *msg = push_parse_error(L, e, 0);
+  arg_error(L, arg, fname, "%s", msg);
+}
+
+static const char *check_text(lua_State *L, int arg, const char *fname,
+                              size_t *len) {
+  char buf[64];
+  if (lua_type(L, arg) != LUA_TSTRING)
+    arg_error(L, arg, fname, "text must be a string, got %s",
+              describe(L, arg, buf, sizeof buf));
+  return lua_tolstring(L, arg, len);
+}
+
+/* astar.from_string(text [, legend [, options]]) */
+static int l_from_string(lua_State *L) {
+  size_t len;
+  const char *s = check_text(L, 1, "from_string", &len);
+  astar_legend legend;
+  astar_parse_error e;
+  int32_t w, h;
+  astar_grid *g;
+  check_legend(L, 2, "from_string", &legend);
+  check_new_options(L, 3, "from_string");
+  if (astar_text_shape(s, len, &w, &h, &e) != ASTAR_OK)
+    text_error(L, 1, "from_string", &e);
+  g = push_grid(L, w, h, "from_string", 1);
+  apply_new_options(L, g, 3, "from_string");
+  if (astar_grid_load_text(g, s, len, &legend, &e) != ASTAR_OK)
+    text_error(L, 1, "from_string", &e);
+  return 1;
+}
+
+/* astar.parse_movingai(text [, options]) -> grid | nil, message */
+static int l_parse_movingai(lua_State *L) {
+  size_t len, body;
+  const char *s = check_text(L, 1, "parse_movingai", &len);
+  astar_legend legend;
+  astar_parse_error e;
+  int32_t w, h;
+  astar_grid *g;
+  check_new_options(L, 2, "parse_movingai");
+  if (astar_movingai_header(s, len, &w, &h, &body, &e) != ASTAR_OK) {
+    lua_pushnil(L);
+    push_parse_error(L, &e, 0);
+    return 2;
+  }
+  astar_movingai_legend(&legend);
+  g = push_grid(L, w, h, "parse_movingai", 1);
+  apply_new_options(L, g, 2, "parse_movingai");
+  if (astar_grid_load_text(g, s + body, len - body, &legend, &e) !=
+      ASTAR_OK) {
+    lua_pushnil(L);
+    push_parse_error(L, &e, 4);
+    return 2;
+  }
+  return 1;
+}
+
+/* grid:load_string(text [, legend]) */
+static int g_load_string(lua_State *L) {
+  astar_grid *g = check_grid(L, "load_string");
+  size_t len;
+  const char *s = check_text(L, 2, "load_string", &len);
+  astar_legend legend;
+  astar_parse_error e;
+  check_legend(L, 3, "load_string", &legend);
+  if (astar_grid_load_text(g, s, len, &legend, &e) != ASTAR_OK)
+    text_error(L, 2, "load_string", &e);
+  return 0;
+}
+
+/* ---- tables of tiles ---- */
+
+/* Checks (apply = 0) or applies (apply = 1) a table of tiles at arg: rows
+ * t[y][x] or flat t[(y-1)*w + x]. */
+static void table_tiles(lua_State *L, astar_grid *g, int arg,
+                        const char *fname, int apply) {
+  char buf[64];
+  int32_t x, y, w = g->width, h = g->height;
+  int rows;
+  size_t n;
+  lua_rawgeti(L, arg, 1);
+  rows = lua_type(L, -1) == LUA_TTABLE;
+  lua_pop(L, 1);
+  n = compat_rawlen(L, arg);
+  if (rows && n != (size_t)h)
+    arg_error(L, arg, fname, "expected %d rows, got %d", (int)h, (int)n);
+  if (!rows && n != (size_t)w * (size_t)h)
+    arg_error(L, arg, fname,
+              "expected %d rows or %.0f flat entries (%d x %d), got %.0f",
+              (int)h, (double)w * h, (int)w, (int)h, (double)n);
+  for (y = 0; y < h; y++) {
+    if (rows) {
+      lua_rawgeti(L, arg, y + 1);
+      if (lua_type(L, -1) != LUA_TTABLE)
+        arg_error(L, arg, fname, "row %d must be a table, got %s", (int)y + 1,
+                  describe(L, -1, buf, sizeof buf));
+      if (compat_rawlen(L, -1) != (size_t)w)
+        arg_error(L, arg, fname, "row %d has %d entries, expected %d",
+                  (int)y + 1, (int)compat_rawlen(L, -1), (int)w);
+    }
+    for (x = 0; x < w; x++) {
+      int ok;
+      float c;
+      if (rows)
+        lua_rawgeti(L, -1, x + 1);
+      else
+        lua_rawgeti(L, arg, y * w + x + 1);
+      c = tile_value(L, -1, &ok);
+      if (!ok)
+        arg_error(L, arg, fname, "row %d, column %d: cost must be " COST_RULE
+                  ", got %s", (int)y + 1, (int)x + 1,
+                  describe(L, -1, buf, sizeof buf));
+      if (apply) astar_grid_put(g, astar_index(g, x, y), c, c > 0.0f);
+      lua_pop(L, 1);
+    }
+    if (rows) lua_pop(L, 1);
+  }
+  if (apply) astar_grid_refresh(g);
+}
+
+static void check_table_arg(lua_State *L, int arg, const char *fname,
+                            const char *name) {
+  char buf[64];
+  if (lua_type(L, arg) != LUA_TTABLE)
+    arg_error(L, arg, fname, "%s must be a table, got %s", name,
+              describe(L, arg, buf, sizeof buf));
+}
+
+/* grid:load(t) */
+static int g_load(lua_State *L) {
+  astar_grid *g = check_grid(L, "load");
+  check_table_arg(L, 2, "load", "tiles");
+  table_tiles(L, g, 2, "load", 0);
+  table_tiles(L, g, 2, "load", 1);
+  return 0;
+}
+
+/* astar.from_table(rows [, options]) */
+static int l_from_table(lua_State *L) {
+  char buf[64];
+  size_t h, w;
+  astar_grid *g;
+  check_table_arg(L, 1, "from_table", "rows");
+  h = compat_rawlen(L, 1);
+  lua_rawgeti(L, 1, 1);
+  if (lua_type(L, -1) != LUA_TTABLE)
+    arg_error(L, 1, "from_table", "row 1 must be a table, got %s",
+              describe(L, -1, buf, sizeof buf));
+  w = compat_rawlen(L, -1);
+  lua_pop(L, 1);
+  if (w < 1 || w > ASTAR_MAX_SIDE || h > ASTAR_MAX_SIDE)
+    arg_error(L, 1, "from_table", "rows must have 1..%d entries, got %.0f x "
+              "%.0f", ASTAR_MAX_SIDE, (double)w, (double)h);
+  check_new_options(L, 2, "from_table");
+  g = push_grid(L, (int32_t)w, (int32_t)h, "from_table", 1);
+  apply_new_options(L, g, 2, "from_table");
+  table_tiles(L, g, 1, "from_table", 0);
+  table_tiles(L, g, 1, "from_table", 1);
+  return 1;
+}
+
+/* ---- tile methods ---- */
+
+static int g_size(lua_State *L) {
+  astar_grid *g = check_grid(L, "size");
+  lua_pushinteger(L, g->width);
+  lua_pushinteger(L, g->height);
+  return 2;
+}
+
+static int g_width(lua_State *L) {
+  lua_pushinteger(L, check_grid(L, "width")->width);
+  return 1;
+}
+
+static int g_height(lua_State *L) {
+  lua_pushinteger(L, check_grid(L, "height")->height);
+  return 1;
+}
+
+static int g_get_cost(lua_State *L) {
+  astar_grid *g = check_grid(L, "get_cost");
+  int32_t x = check_x(L, 2, "get_cost", "x", g);
+  int32_t y = check_y(L, 3, "get_cost", "y", g);
+  if (astar_grid_is_blocked(g, x, y))
+    lua_pushboolean(L, 0);
+  else
+    lua_pushnumber(L, (lua_Number)astar_grid_get_cost(g, x, y));
+  return 1;
+}
+
+static int g_set_cost(lua_State *L) {
+  astar_grid *g = check_grid(L, "set_cost");
+  int32_t x = check_x(L, 2, "set_cost", "x", g);
+  int32_t y = check_y(L, 3, "set_cost", "y", g);
+  float c = check_cost(L, 4, "set_cost", "cost");
+  if (c > 0.0f)
+    astar_grid_set_cost(g, x, y, c);
+  else
+    astar_grid_set_blocked(g, x, y, 1);
+  return 0;
+}
+
+static int g_is_blocked(lua_State *L) {
+  astar_grid *g = check_grid(L, "is_blocked");
+  int32_t x = check_x(L, 2, "is_blocked", "x", g);
+  int32_t y = check_y(L, 3, "is_blocked", "y", g);
+  lua_pushboolean(L, astar_grid_is_blocked(g, x, y));
+  return 1;
+}
+
+static int g_set_blocked(lua_State *L) {
+  char buf[64];
+  astar_grid *g = check_grid(L, "set_blocked");
+  int32_t x = check_x(L, 2, "set_blocked", "x", g);
+  int32_t y = check_y(L, 3, "set_blocked", "y", g);
+  int t = lua_type(L, 4);
+  if (t != LUA_TNONE && t != LUA_TNIL && t != LUA_TBOOLEAN)
+    arg_error(L, 4, "set_blocked", "blocked must be a boolean, got %s",
+              describe(L, 4, buf, sizeof buf));
+  astar_grid_set_blocked(g, x, y, t == LUA_TBOOLEAN ? lua_toboolean(L, 4) : 1);
+  return 0;
+}
+
+static void fill_area(astar_grid *g, int32_t x, int32_t y, int32_t w,
+                      int32_t h, float c) {
+  astar_grid_fill(g, x, y, w, h, c, c > 0.0f ? 0 : 1);
+}
+
+/* grid:fill(cost) */
+static int g_fill(lua_State *L) {
+  astar_grid *g = check_grid(L, "fill");
+  float c = check_cost(L, 2, "fill", "cost");
+  fill_area(g, 0, 0, g->width, g->height, c);
+  return 0;
+}
+
+/* grid:fill_rect(x, y, w, h, cost) */
+static int g_fill_rect(lua_State *L) {
+  astar_grid *g = check_grid(L, "fill_rect");
+  int32_t x = check_x(L, 2, "fill_rect", "x", g);
+  int32_t y = check_y(L, 3, "fill_rect", "y", g);
+  int32_t w = check_int(L, 4, "fill_rect", "w", 0, g->width - x,
+                        "out of range");
+  int32_t h = check_int(L, 5, "fill_rect", "h", 0, g->height - y,
+                        "out of range");
+  float c = check_cost(L, 6, "fill_rect", "cost");
+  fill_area(g, x, y, w, h, c);
+  return 0;
+}
+
+static int g_set_movement(lua_State *L) {
+  char buf[64];
+  astar_grid *g = check_grid(L, "set_movement");
+  if (lua_type(L, 2) != LUA_TTABLE)
+    arg_error(L, 2, "set_movement", "options must be a table, got %s",
+              describe(L, 2, buf, sizeof buf));
+  check_options(L, 2, "set_movement", movement_keys);
+  apply_movement(L, g, 2, "set_movement");
+  return 0;
+}
+
+static int g_get_movement(lua_State *L) {
+  astar_grid *g = check_grid(L, "get_movement");
+  lua_createtable(L, 0, 3);
+  lua_pushstring(L, diagonal_names[g->diagonal]);
+  lua_setfield(L, -2, "diagonals");
+  lua_pushnumber(L, (lua_Number)g->cardinal_length);
+  lua_setfield(L, -2, "cardinal");
+  lua_pushnumber(L, (lua_Number)g->diagonal_length);
+  lua_setfield(L, -2, "diagonal");
+  return 1;
+}
+
+static int g_memory(lua_State *L) {
+  astar_grid *g = check_grid(L, "memory");
+  lua_pushnumber(L, (lua_Number)astar_grid_memory(g));
+  return 1;
+}
+
+static char tile_char(const astar_grid *g, int32_t x, int32_t y) {
+  float c = astar_grid_get_cost(g, x, y);
+  if (astar_grid_is_blocked(g, x, y)) return '#';
+  if (c == 1.0f) return '.';
+  if (c >= 2.0f && c <= 9.0f && c == floorf(c)) return (char)('0' + (int)c);
+  return '~';
+}
+
+static int g_tostring(lua_State *L) {
+  luaL_Buffer b;
+  int32_t x, y;
+  astar_grid *g;
+  lgrid *ud = to_grid(L, 1);
+  if (ud == NULL || ud->g.cost == NULL) {
+    lua_pushstring(L, "astar.Grid (closed)");
+    return 1;
+  }
+  g = &ud->g;
+  luaL_buffinit(L, &b);
+  for (y = 0; y < g->height; y++) {
+    if (y > 0) luaL_addchar(&b, '\n');
+    for (x = 0; x < g->width; x++) luaL_addchar(&b, tile_char(g, x, y));
+  }
+  luaL_pushresult(&b);
+  return 1;
+}
+
+static int g_gc(lua_State *L) {
+  lgrid *ud = to_grid(L, 1);
+  if (ud != NULL && !ud->g.busy) astar_grid_release(&ud->g);
+  return 0;
+}
+
+/* ---- searches ---- */
+
+static const char *const heuristic_names[] = {
+    "default", "manhattan", "chebyshev", "octile", "euclidean", "zero", NULL};
+#define HEURISTIC_LIST \
+  "'default', 'manhattan', 'chebyshev', 'octile', 'euclidean', 'zero'"
+static const char *const query_keys[] = {"heuristic", "weight", NULL};
+
+static const char *const outcome_names[] = {"found", "no_path",
+                                            "start_blocked", "goal_blocked"};
+
+/* Reads sx, sy, gx, gy (args 2..5) and options (arg 6), runs the search.
+ * Returns 1 when a path was found; otherwise pushes nil, reason, expanded
+ * and returns 0. */
+static int run_query(lua_State *L, astar_grid *g, const char *fname,
+                     astar_result *r) {
+  astar_query q;
+  int st;
+  astar_query_defaults(&q);
+  q.sx = check_x(L, 2, fname, "sx", g);
+  q.sy = check_y(L, 3, fname, "sy", g);
+  q.gx = check_x(L, 4, fname, "gx", g);
+  q.gy = check_y(L, 5, fname, "gy", g);
+  if (check_options(L, 6, fname, query_keys)) {
+    q.heuristic = option_enum(L, 6, fname, "heuristic", heuristic_names,
+                              HEURISTIC_LIST, ASTAR_H_DEFAULT);
+    q.weight = option_number(L, 6, fname, "weight", 1.0, 1e9,
+                             "a number in [1, 1e+09]", 1.0);
+  }
+  st = astar_find_path(g, &q, r);
+  if (st != ASTAR_OK) raise_status(L, st, fname);
+  if (r->outcome == ASTAR_FOUND) return 1;
+  lua_pushnil(L);
+  lua_pushstring(L, outcome_names[r->outcome]);
+  lua_pushinteger(L, (lua_Integer)r->expanded);
+  return 0;
+}
+
+/* grid:find_path(sx, sy, gx, gy [, options [, out]])
+ *   -> path, cost, expanded | nil, reason, expanded */
+static int g_find_path(lua_State *L) {
+  char buf[64];
+  astar_grid *g = check_grid(L, "find_path");
+  astar_result r;
+  uint32_t node;
+  lua_Integer i;
+  int out = lua_type(L, 7);
+  if (out != LUA_TNONE && out != LUA_TNIL && out != LUA_TTABLE)
+    arg_error(L, 7, "find_path", "out must be a table, got %s",
+              describe(L, 7, buf, sizeof buf));
+  if (!run_query(L, g, "find_path", &r)) return 3;
+  if (out == LUA_TTABLE)
+    lua_pushvalue(L, 7);
+  else
+    lua_createtable(L, (int)(2 * r.length), 0);
+  /* walk from the goal back to the start, filling from the end */
+  node = astar_path_last(g);
+  i = 2 * (lua_Integer)r.length;
+  do {
+    int32_t x, y;
+    astar_xy(g, node, &x, &y);
+    lua_pushinteger(L, x + 1);
+    lua_rawseti(L, -2, (int)(i - 1));
+    lua_pushinteger(L, y + 1);
+    lua_rawseti(L, -2, (int)i);
+    i -= 2;
+  } while (astar_path_prev(g, &node));
+  if (out == LUA_TTABLE) { /* clear what is left of an older, longer path */
+    for (i = 2 * (lua_Integer)r.length + 1;; i++) {
+      lua_rawgeti(L, -1, (int)i);
+      if (lua_isnil(L, -1)) break;
+      lua_pop(L, 1);
+      lua_pushnil(L);
+      lua_rawseti(L, -3, (int)i);
+    }
+    lua_pop(L, 1);
+  }
+  lua_pushnumber(L, (lua_Number)r.cost);
+  lua_pushinteger(L, (lua_Integer)r.expanded);
+  return 3;
+}
+
+/* grid:next_step(sx, sy, gx, gy [, options]) -> x, y, cost | nil, reason */
+static int g_next_step(lua_State *L) {
+  astar_grid *g = check_grid(L, "next_step");
+  astar_result r;
+  uint32_t node, step;
+  int32_t x, y;
+  if (!run_query(L, g, "next_step", &r)) {
+    lua_pop(L, 1); /* nil, reason */
+    return 2;
+  }
+  node = step = astar_path_last(g);
+  while (astar_path_prev(g, &node)) {
+    if (node == g->last_start) break;
+    step = node;
+  }
+  astar_xy(g, step, &x, &y);
+  lua_pushinteger(L, x + 1);
+  lua_pushinteger(L, y + 1);
+  lua_pushnumber(L, (lua_Number)r.cost);
+  return 3;
+}
+
+/* ---- registration ---- */
+
+static const luaL_Reg grid_methods[] = {
+    {"size", g_size},
+    {"width", g_width},
+    {"height", g_height},
+    {"get_cost", g_get_cost},
+    {"set_cost", g_set_cost},
+    {"is_blocked", g_is_blocked},
+    {"set_blocked", g_set_blocked},
+    {"fill", g_fill},
+    {"fill_rect", g_fill_rect},
+    {"load", g_load},
+    {"load_string", g_load_string},
+    {"set_movement", g_set_movement},
+    {"get_movement", g_get_movement},
+    {"memory", g_memory},
+    {"find_path", g_find_path},
+    {"next_step", g_next_step},
+    {NULL, NULL}};
+
+static const luaL_Reg grid_meta[] = {
+    {"__gc", g_gc},
+    {"__tostring", g_tostring},
+#if LUA_VERSION_NUM >= 504
+    {"__close", g_gc},
+#endif
+    {NULL, NULL}};
+
+static const luaL_Reg module_functions[] = {
+    {"new", l_new},
+    {"from_string", l_from_string},
+    {"from_table", l_from_table},
+    {"parse_movingai", l_parse_movingai},
+    {NULL, NULL}};
+
+/* Sets each function into the table at the top, with the metatable (at
+ * index mt) as its upvalue. */
+static void set_functions(lua_State *L, int mt, const luaL_Reg *fns) {
+  for (; fns->name != NULL; fns++) {
+    lua_pushvalue(L, mt);
+    lua_pushcclosure(L, fns->func, 1);
+    lua_setfield(L, -2, fns->name);
+  }
+}
+
+int luaopen_astar_core(lua_State *L);
+int luaopen_astar_core(lua_State *L) {
+  int mt;
+  luaL_newmetatable(L, GRID_MT);
+  mt = lua_gettop(L);
+  set_functions(L, mt, grid_meta);
+  lua_newtable(L);
+  set_functions(L, mt, grid_methods);
+  lua_setfield(L, mt, "__index");
+  lua_pushliteral(L, GRID_MT);
+  lua_setfield(L, mt, "__name");
+  lua_pushliteral(L, "astar.Grid");
+  lua_setfield(L, mt, "__metatable");
+
+  lua_newtable(L);
+  set_functions(L, mt, module_functions);
+  lua_pushliteral(L, ASTAR_VERSION);
+  lua_setfield(L, -2, "version");
+  return 1;
+}
