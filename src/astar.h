@@ -69,10 +69,14 @@ extern const int8_t astar_dir_dy[8];
 #define ASTAR_MAX_STEP_LENGTH 1e9
 #define ASTAR_MIN_STEP_LENGTH 1e-9
 
-/* One open-list entry.  Lazy deletion: stale entries are skipped on pop. */
+/* One open-list entry (16 bytes).  Lazy deletion: entries of nodes already
+ * closed are skipped on pop.  key holds the bits of f (quantised so equal
+ * f values compare equal) and tie the bits of g as a float: for values
+ * >= 0 the bit patterns order like the numbers, so comparisons are integer
+ * comparisons. */
 typedef struct astar_heap_entry {
-  double key; /* f, quantised so that equal f values compare equal */
-  double g;
+  uint64_t key;
+  uint32_t tie; /* larger g first among equal keys */
   uint32_t node;
 } astar_heap_entry;
 

@@ -7,8 +7,9 @@
  *    counter in each stamp makes "reset" O(1), so a query costs what it
  *    touches;
  *  - a tile's legal moves are one byte (grid.c keeps them in step);
- *  - the open list is a binary heap with lazy deletion whose entries carry
- *    key, g and node, so comparisons never chase pointers;
+ *  - the open list is a binary heap with lazy deletion whose 16-byte
+ *    entries carry key, tie and node, compared as integers, so comparisons
+ *    never chase pointers;
  *  - keys are f quantised to a fixed grid (2^-24 of the cheapest step), so
  *    paths of equal cost give equal keys and ties really go to larger g.
  */
@@ -144,18 +145,29 @@ static inline double heuristic_at(const heuristic *h, int32_t x, int32_t y) {
 }
 
 /* Quantise f onto multiples of q (inv_q = 1/q) so that mathematically equal
- * f values, which differ in their last bits, compare equal.  Truncation is
- * floor for f >= 0; past 2^62 doubles are integers already. */
-static inline double quantise(double f, double inv_q) {
+ * f values, which differ in their last bits, compare equal, and return the
+ * bits of the result.  Truncation is floor for f >= 0; past 2^62 doubles
+ * are integers already. */
+static inline uint64_t quantise(double f, double inv_q) {
   double k = f * inv_q;
-  return k < 4611686018427387904.0 ? (double)(int64_t)k : k;
+  uint64_t bits;
+  if (k < 4611686018427387904.0) k = (double)(int64_t)k;
+  memcpy(&bits, &k, sizeof bits);
+  return bits;
+}
+
+static inline uint32_t tie_bits(double g) {
+  float f = (float)g;
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  return bits;
 }
 
 /* ---- open list: binary heap, smallest key first, then largest g ---- */
 
 static inline int entry_less(const astar_heap_entry *a,
                              const astar_heap_entry *b) {
-  return a->key < b->key || (a->key == b->key && a->g > b->g);
+  return a->key < b->key || (a->key == b->key && a->tie > b->tie);
 }
 
 static inline void heap_push(astar_heap_entry *heap, size_t n,
@@ -212,6 +224,8 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   double *gv;
   uint32_t *stamp;
   uint32_t expanded = 0;
+  int32_t offset[8];
+  double length[8];
   int st;
 
   memset(r, 0, sizeof *r);
@@ -247,6 +261,8 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   gv = G->g;
   stamp = G->stamp;
   heap = G->heap;
+  memcpy(offset, G->offset, sizeof offset);
+  memcpy(length, G->step_length, sizeof length);
   G->busy = 1;
 
   gv[start] = 0.0;
@@ -254,30 +270,32 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   {
     astar_heap_entry e;
     e.key = quantise(heuristic_at(&h, q->sx, q->sy), inv_q);
-    e.g = 0.0;
+    e.tie = 0;
     e.node = start;
     heap_push(heap, n++, e);
   }
 
   while (n > 0) {
-    astar_heap_entry top = heap[0];
-    uint32_t u = top.node, su = stamp[u];
+    uint32_t u = heap[0].node, su = stamp[u];
     unsigned m;
     int32_t ux, uy;
+    double gu;
     heap_pop(heap, n--);
-    if ((su & STAMP_CLOSED) || top.g > gv[u]) continue; /* stale entry */
+    /* an older entry of a node closed since: the best one came first */
+    if (su & STAMP_CLOSED) continue;
     stamp[u] = su | STAMP_CLOSED;
     expanded++;
     if (u == goal) {
       G->last_outcome = ASTAR_FOUND;
       break;
     }
+    gu = gv[u];
     astar_xy(G, u, &ux, &uy);
     m = moves[u];
     while (m) {
       unsigned d = lowest_bit(m);
-      uint32_t v = (uint32_t)((int32_t)u + G->offset[d]);
-      double ng = top.g + G->step_length[d] * (double)cost[v];
+      uint32_t v = (uint32_t)((int32_t)u + offset[d]);
+      double ng = gu + length[d] * (double)cost[v];
       uint32_t sv = stamp[v];
       astar_heap_entry e;
       m &= m - 1;
@@ -294,11 +312,11 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
         }
         heap = G->heap;
       }
-      e.g = ng;
-      e.node = v;
       e.key = quantise(
           ng + heuristic_at(&h, ux + astar_dir_dx[d], uy + astar_dir_dy[d]),
           inv_q);
+      e.tie = tie_bits(ng);
+      e.node = v;
       heap_push(heap, n++, e);
     }
   }
