@@ -69,13 +69,15 @@ extern const int8_t astar_dir_dy[8];
 #define ASTAR_MAX_STEP_LENGTH 1e9
 #define ASTAR_MIN_STEP_LENGTH 1e-9
 
-/* One open-list entry (16 bytes).  Lazy deletion: entries of nodes already
- * closed are skipped on pop.  key holds the bits of f (quantised so equal
- * f values compare equal) and tie the bits of g as a float: for values
- * >= 0 the bit patterns order like the numbers, so comparisons are integer
- * comparisons. */
+/* One open-list entry (24 bytes).  An open node's g lives here, not in a
+ * per-tile array.  key holds the bits of f (quantised so equal f values
+ * compare equal) and tie the bits of g as a float: for values >= 0 the bit
+ * patterns order like the numbers, so comparisons are integer comparisons.
+ * The heap keeps each open node's position (decrease-key), so it never
+ * holds two entries for one node. */
 typedef struct astar_heap_entry {
   uint64_t key;
+  double g;
   uint32_t tie; /* larger g first among equal keys */
   uint32_t node;
 } astar_heap_entry;
@@ -88,7 +90,7 @@ typedef struct astar_heap_entry {
  * Per tile:            cost (float)            4 bytes
  *                      moves (legal-move mask) 1 byte
  *                      passable bit            1/8 byte
- * Search scratch:      g (double)              8 bytes
+ * Search scratch:      heap position           4 bytes
  *                      stamp (generation, closed flag, parent direction)
  *                                              4 bytes
  * Fields are public so the binding and tests can read them; change them
@@ -112,7 +114,7 @@ typedef struct astar_grid {
   uint32_t min_count;
   int min_dirty;
   /* search scratch, allocated on the first search and reused */
-  double *g;
+  uint32_t *heap_pos; /* an open node's index in heap */
   uint32_t *stamp;
   uint32_t generation;
   astar_heap_entry *heap;

@@ -27,7 +27,7 @@ size_t astar_grid_bytes(int32_t w, int32_t h, int with_scratch) {
   uint32_t n;
   size_t per = sizeof(float) + sizeof(uint8_t), total;
   if (!padded_tiles(w, h, &n)) return 0;
-  if (with_scratch) per += sizeof(double) + sizeof(uint32_t);
+  if (with_scratch) per += 2 * sizeof(uint32_t);
   total = astar__mul_size(n, per);
   if (total == 0) return 0;
   return total + bitmap_words(n) * sizeof(uint64_t);
@@ -38,8 +38,8 @@ size_t astar_grid_memory(const astar_grid *g) {
   if (g->cost == NULL) return 0;
   total += (size_t)g->ntiles * (sizeof(float) + sizeof(uint8_t));
   total += bitmap_words(g->ntiles) * sizeof(uint64_t);
-  if (g->g != NULL)
-    total += (size_t)g->ntiles * (sizeof(double) + sizeof(uint32_t));
+  if (g->stamp != NULL)
+    total += (size_t)g->ntiles * 2 * sizeof(uint32_t);
   total += (size_t)g->heap_cap * sizeof(astar_heap_entry);
   return total;
 }
@@ -62,7 +62,7 @@ void astar_grid_release(astar_grid *g) {
   grid_free(g, g->cost, n, sizeof(float));
   grid_free(g, g->moves, n, sizeof(uint8_t));
   grid_free(g, g->passable, bitmap_words(n), sizeof(uint64_t));
-  grid_free(g, g->g, n, sizeof(double));
+  grid_free(g, g->heap_pos, n, sizeof(uint32_t));
   grid_free(g, g->stamp, n, sizeof(uint32_t));
   grid_free(g, g->heap, g->heap_cap, sizeof(astar_heap_entry));
   astar_grid_zero(g);

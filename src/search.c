@@ -3,13 +3,15 @@
  * heuristic); the knobs are the heuristic and its weight.
  *
  * Speed rules it follows (see DESIGN.md):
- *  - scratch (g, stamp, heap) lives in the grid and is reused: a generation
- *    counter in each stamp makes "reset" O(1), so a query costs what it
- *    touches;
+ *  - scratch (stamp, heap position, heap) lives in the grid and is reused:
+ *    a generation counter in each stamp makes "reset" O(1), so a query
+ *    costs what it touches;
  *  - a tile's legal moves are one byte (grid.c keeps them in step);
- *  - the open list is a binary heap with lazy deletion whose 16-byte
- *    entries carry key, tie and node, compared as integers, so comparisons
- *    never chase pointers;
+ *  - the open list is a binary heap with decrease-key: each open node knows
+ *    its position, so the heap holds no stale duplicates; entries carry
+ *    key, g, tie and node, compared as integers, so comparisons never chase
+ *    pointers, and an open node's g lives in its entry (a closed node's g
+ *    is never read again: the goal's comes off the heap);
  *  - keys are f quantised to a fixed grid (2^-24 of the cheapest step), so
  *    paths of equal cost give equal keys and ties really go to larger g.
  */
@@ -24,7 +26,7 @@
 #define STAMP_DIR 7u
 #define STAMP_GEN_MASK (~(uint32_t)15u)
 #define MAX_GENERATION 0x0FFFFFFFu
-#define HEAP_INITIAL 1024u
+#define HEAP_INITIAL 256u
 
 #if defined(__GNUC__) || defined(__clang__)
 #define lowest_bit(m) ((unsigned)__builtin_ctz(m))
@@ -47,9 +49,10 @@ void astar_query_defaults(astar_query *q) {
 
 static int ensure_scratch(astar_grid *G) {
   uint32_t n = G->ntiles;
-  if (G->g == NULL) {
-    size_t bytes = astar__mul_size(n, sizeof(double));
-    if (bytes == 0 || (G->g = G->alloc(G->alloc_ud, NULL, 0, bytes)) == NULL)
+  if (G->heap_pos == NULL) {
+    size_t bytes = astar__mul_size(n, sizeof(uint32_t));
+    if (bytes == 0 ||
+        (G->heap_pos = G->alloc(G->alloc_ud, NULL, 0, bytes)) == NULL)
       return ASTAR_ENOMEM;
   }
   if (G->stamp == NULL) {
@@ -163,27 +166,30 @@ static inline uint32_t tie_bits(double g) {
   return bits;
 }
 
-/* ---- open list: binary heap, smallest key first, then largest g ---- */
+/* ---- open list: binary heap, smallest key first, then largest g ----
+ * Every move of an entry records its new index in pos[node]. */
 
 static inline int entry_less(const astar_heap_entry *a,
                              const astar_heap_entry *b) {
   return a->key < b->key || (a->key == b->key && a->tie > b->tie);
 }
 
-static inline void heap_push(astar_heap_entry *heap, size_t n,
-                             astar_heap_entry e) {
-  size_t i = n;
+/* Moves e up from index i to its place. */
+static inline void heap_up(astar_heap_entry *heap, uint32_t *pos, size_t i,
+                           astar_heap_entry e) {
   while (i > 0) {
     size_t p = (i - 1) / 2;
     if (!entry_less(&e, &heap[p])) break;
     heap[i] = heap[p];
+    pos[heap[i].node] = (uint32_t)i;
     i = p;
   }
   heap[i] = e;
+  pos[e.node] = (uint32_t)i;
 }
 
 /* Remove heap[0]; n is the size before removal. */
-static inline void heap_pop(astar_heap_entry *heap, size_t n) {
+static inline void heap_pop(astar_heap_entry *heap, uint32_t *pos, size_t n) {
   astar_heap_entry e = heap[--n];
   size_t i = 0;
   for (;;) {
@@ -192,9 +198,11 @@ static inline void heap_pop(astar_heap_entry *heap, size_t n) {
     if (c + 1 < n && entry_less(&heap[c + 1], &heap[c])) c++;
     if (!entry_less(&heap[c], &e)) break;
     heap[i] = heap[c];
+    pos[heap[i].node] = (uint32_t)i;
     i = c;
   }
   heap[i] = e;
+  pos[e.node] = (uint32_t)i;
 }
 
 /* ---- the search ---- */
@@ -221,7 +229,7 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   size_t n = 0;
   const uint8_t *moves;
   const float *cost;
-  double *gv;
+  uint32_t *pos;
   uint32_t *stamp;
   uint32_t expanded = 0;
   int32_t offset[8];
@@ -258,38 +266,37 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   open_tag = gen;
   moves = G->moves;
   cost = G->cost;
-  gv = G->g;
+  pos = G->heap_pos;
   stamp = G->stamp;
   heap = G->heap;
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
   G->busy = 1;
 
-  gv[start] = 0.0;
   stamp[start] = open_tag;
   {
     astar_heap_entry e;
     e.key = quantise(heuristic_at(&h, q->sx, q->sy), inv_q);
+    e.g = 0.0;
     e.tie = 0;
     e.node = start;
-    heap_push(heap, n++, e);
+    heap_up(heap, pos, n++, e);
   }
 
   while (n > 0) {
-    uint32_t u = heap[0].node, su = stamp[u];
+    uint32_t u = heap[0].node;
+    double gu = heap[0].g;
     unsigned m;
     int32_t ux, uy;
-    double gu;
-    heap_pop(heap, n--);
-    /* an older entry of a node closed since: the best one came first */
-    if (su & STAMP_CLOSED) continue;
-    stamp[u] = su | STAMP_CLOSED;
+    if (n > 1) heap_pop(heap, pos, n);
+    n--;
+    stamp[u] |= STAMP_CLOSED;
     expanded++;
     if (u == goal) {
       G->last_outcome = ASTAR_FOUND;
+      r->cost = gu;
       break;
     }
-    gu = gv[u];
     astar_xy(G, u, &ux, &uy);
     m = moves[u];
     while (m) {
@@ -298,26 +305,31 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
       double ng = gu + length[d] * (double)cost[v];
       uint32_t sv = stamp[v];
       astar_heap_entry e;
+      size_t at;
       m &= m - 1;
-      if ((sv & STAMP_GEN_MASK) == open_tag) {
-        if ((sv & STAMP_CLOSED) || ng >= gv[v]) continue;
-      }
-      gv[v] = ng;
-      stamp[v] = open_tag | d;
-      if (n == G->heap_cap) {
-        if (grow_heap(G) != ASTAR_OK) {
-          G->busy = 0;
-          G->last_outcome = ASTAR_NO_PATH;
-          return ASTAR_ENOMEM;
+      if ((sv & STAMP_GEN_MASK) == open_tag) { /* seen in this search */
+        if (sv & STAMP_CLOSED) continue;
+        at = pos[v];
+        if (ng >= heap[at].g) continue;
+      } else {
+        if (n == G->heap_cap) {
+          if (grow_heap(G) != ASTAR_OK) {
+            G->busy = 0;
+            G->last_outcome = ASTAR_NO_PATH;
+            return ASTAR_ENOMEM;
+          }
+          heap = G->heap;
         }
-        heap = G->heap;
+        at = n++;
       }
+      stamp[v] = open_tag | d;
       e.key = quantise(
           ng + heuristic_at(&h, ux + astar_dir_dx[d], uy + astar_dir_dy[d]),
           inv_q);
+      e.g = ng;
       e.tie = tie_bits(ng);
       e.node = v;
-      heap_push(heap, n++, e);
+      heap_up(heap, pos, at, e);
     }
   }
   G->busy = 0;
@@ -326,7 +338,6 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   if (r->outcome == ASTAR_FOUND) {
     uint32_t node = goal, len = 1;
     while (astar_path_prev(G, &node)) len++;
-    r->cost = gv[goal];
     r->length = len;
   }
   return ASTAR_OK;
