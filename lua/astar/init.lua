@@ -28,10 +28,16 @@ end
 function astar.load_movingai(path, options)
   if type(path) ~= "string" then
     error("bad argument #1 to 'load_movingai' (path must be a string, got "
-      .. type(path) .. ")", 2)
+      .. type(path) .. ")", 0)
   end
-  local text, err = read_file(path)
-  if not text then return nil, err end
+  -- parse_movingai checks the options before the text: check them before
+  -- touching the file, and name this function in the message.
+  local ok, err = pcall(core.parse_movingai, "", options)
+  if not ok then
+    error((tostring(err):gsub("'parse_movingai'", "'load_movingai'", 1)), 0)
+  end
+  local text, rerr = read_file(path)
+  if not text then return nil, rerr end
   local grid, perr = core.parse_movingai(text, options)
   if not grid then return nil, path .. ": " .. perr end
   return grid

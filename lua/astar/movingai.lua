@@ -110,7 +110,9 @@ end
 -- with 1-based coordinates, or nil and a message (like io.open).
 function M.read_scenarios(path)
   if type(path) ~= "string" then
-    return nil, "read_scenarios: path must be a string"
+    -- a wrong argument is a mistake, not an outcome: raise, like the C side
+    error("bad argument #1 to 'read_scenarios' (path must be a string, got "
+      .. type(path) .. ")", 0)
   end
   local f, err = io.open(path, "rb")
   if not f then return nil, err end

@@ -1,0 +1,31 @@
+-- The rock is "astar-grid" (the LuaRocks names "astar" and "jps" belong to
+-- other projects); the module is still require("astar").
+rockspec_format = "3.0"
+package = "astar-grid"
+version = "scm-1"
+source = {
+  url = "git+https://example.invalid/astar-grid.git",
+}
+description = {
+  summary = "Grid pathfinding (optimal A*) in C for Lua 5.1-5.4 and LuaJIT",
+  detailed = [[
+    Grids as userdata, tile costs and walls set from Lua, and an A* search
+    whose hot loop stays in C: flat arrays, no allocation per query,
+    optimal paths by default.
+  ]],
+  license = "MIT",
+}
+dependencies = {
+  "lua >= 5.1, < 5.5",
+}
+build = {
+  type = "builtin",
+  modules = {
+    ["astar.core"] = {
+      sources = { "src/grid.c", "src/search.c", "src/text.c", "src/lua_astar.c" },
+      incdirs = { "src" },
+    },
+    ["astar"] = "lua/astar/init.lua",
+    ["astar.movingai"] = "lua/astar/movingai.lua",
+  },
+}
