@@ -1,0 +1,493 @@
+-- Test helpers for the astar specs.  Plain Lua that runs unchanged on Lua
+-- 5.1, 5.2, 5.3, 5.4 and LuaJIT: no integer division, no goto, no utf8, no
+-- bit operators.
+--
+--   helpers.dijkstra(desc, sx, sy, gx, gy)   reference optimal cost
+--   helpers.check_path(desc, path, sx, sy, gx, gy)   move-by-move check
+--   helpers.rng(seed)                        portable random numbers
+--   helpers.random_case(rng, astar [, opts]) random grid + its description
+--   helpers.maps_dir()                       "../shared/maps" or nil
+--   helpers.error_of(f, ...)                 the message f raised
+--
+-- A grid description ("desc") is a plain table:
+--   { width = W, height = H,
+--     cost = function(x, y) return number or false end,   -- 1-based
+--     diagonals = "no_corner_cut" | "one_free" | "always" | "never",
+--     cardinal = number, diagonal = number }
+-- Missing diagonals/cardinal/diagonal mean the astar defaults.
+
+local helpers = {}
+
+local floor, sqrt, abs = math.floor, math.sqrt, math.abs
+
+helpers.SQRT2 = sqrt(2)
+
+---------------------------------------------------------------------------
+-- Movement rules of the description, written out plainly.
+---------------------------------------------------------------------------
+
+-- The eight directions in astar's generation order: N E S W NE SE SW NW.
+helpers.DIRS = {
+  { 0, -1 }, { 1, 0 }, { 0, 1 }, { -1, 0 },
+  { 1, -1 }, { 1, 1 }, { -1, 1 }, { -1, -1 },
+}
+
+local function lengths(desc)
+  local c = desc.cardinal
+  if c == nil then c = 1 end
+  local d = desc.diagonal
+  if d == nil then d = helpers.SQRT2 end
+  return c, d
+end
+
+local function rule(desc)
+  return desc.diagonals or "no_corner_cut"
+end
+
+-- Cost of tile (x, y), or false when it is blocked or outside the grid.
+local function tile(desc, x, y)
+  if x < 1 or y < 1 or x > desc.width or y > desc.height then
+    return false
+  end
+  local c = desc.cost(x, y)
+  if c == nil then
+    error(("description: cost(%d, %d) returned nil"):format(x, y))
+  end
+  return c
+end
+helpers.tile = tile
+
+-- Cost of the single step (x, y) -> (x + dx, y + dy), |dx|, |dy| <= 1, not
+-- both 0; or nil and why it is illegal.
+local function step_cost(desc, x, y, dx, dy)
+  local nx, ny = x + dx, y + dy
+  local c = tile(desc, nx, ny)
+  if not c then
+    return nil, ("(%d,%d) is blocked or outside the grid"):format(nx, ny)
+  end
+  local card, diag = lengths(desc)
+  if dx == 0 or dy == 0 then
+    return card * c
+  end
+  local r = rule(desc)
+  local side1 = tile(desc, nx, y) and true or false
+  local side2 = tile(desc, x, ny) and true or false
+  if r == "never" then
+    return nil, "diagonal step under rule 'never'"
+  elseif r == "no_corner_cut" then
+    if not (side1 and side2) then
+      return nil, ("diagonal (%d,%d)->(%d,%d) cuts a corner"):format(
+        x, y, nx, ny)
+    end
+  elseif r == "one_free" then
+    if not (side1 or side2) then
+      return nil, ("diagonal (%d,%d)->(%d,%d) squeezes between two walls")
+        :format(x, y, nx, ny)
+    end
+  elseif r ~= "always" then
+    error("description: unknown diagonal rule " .. tostring(r))
+  end
+  return diag * c
+end
+helpers.step_cost = step_cost
+
+---------------------------------------------------------------------------
+-- Reference Dijkstra: binary heap keyed on the cost so far, nothing clever.
+---------------------------------------------------------------------------
+
+-- Returns the optimal cost from (sx, sy) to (gx, gy), or nil and the reason
+-- astar gives for the same query ("start_blocked" before "goal_blocked",
+-- then "no_path").  The start tile's own cost never counts.
+function helpers.dijkstra(desc, sx, sy, gx, gy)
+  local w, h = desc.width, desc.height
+  if not tile(desc, sx, sy) then return nil, "start_blocked" end
+  if not tile(desc, gx, gy) then return nil, "goal_blocked" end
+  if sx == gx and sy == gy then return 0 end
+
+  local dist, done = {}, {}
+  local heap_d, heap_n, size = {}, {}, 0
+
+  local function push(d, n)
+    size = size + 1
+    local i = size
+    while i > 1 do
+      local p = floor(i / 2)
+      if heap_d[p] <= d then break end
+      heap_d[i], heap_n[i] = heap_d[p], heap_n[p]
+      i = p
+    end
+    heap_d[i], heap_n[i] = d, n
+  end
+
+  local function pop()
+    local d, n = heap_d[1], heap_n[1]
+    local ld, ln = heap_d[size], heap_n[size]
+    heap_d[size], heap_n[size] = nil, nil
+    size = size - 1
+    if size > 0 then
+      local i = 1
+      while true do
+        local c = 2 * i
+        if c > size then break end
+        if c < size and heap_d[c + 1] < heap_d[c] then c = c + 1 end
+        if heap_d[c] >= ld then break end
+        heap_d[i], heap_n[i] = heap_d[c], heap_n[c]
+        i = c
+      end
+      heap_d[i], heap_n[i] = ld, ln
+    end
+    return d, n
+  end
+
+  local start = (sy - 1) * w + sx
+  local goal = (gy - 1) * w + gx
+  dist[start] = 0
+  push(0, start)
+  while size > 0 do
+    local d, n = pop()
+    if not done[n] then
+      done[n] = true
+      if n == goal then return d end
+      local x = (n - 1) % w + 1
+      local y = floor((n - 1) / w) + 1
+      for k = 1, 8 do
+        local dx, dy = helpers.DIRS[k][1], helpers.DIRS[k][2]
+        local nx, ny = x + dx, y + dy
+        if nx >= 1 and ny >= 1 and nx <= w and ny <= h then
+          local c = step_cost(desc, x, y, dx, dy)
+          if c then
+            local m = (ny - 1) * w + nx
+            local nd = d + c
+            if not done[m] and (dist[m] == nil or nd < dist[m]) then
+              dist[m] = nd
+              push(nd, m)
+            end
+          end
+        end
+      end
+    end
+  end
+  return nil, "no_path"
+end
+
+---------------------------------------------------------------------------
+-- Path checking.
+---------------------------------------------------------------------------
+
+local function is_int(v)
+  return type(v) == "number" and v == v and v == floor(v)
+    and v > -2 ^ 53 and v < 2 ^ 53
+end
+helpers.is_int = is_int
+
+-- Checks a flat path {x1, y1, ..., xn, yn}: it starts at the start, ends at
+-- the goal, and every step is a legal move of the description.  Returns the
+-- summed cost, or nil and a message saying what is wrong.
+function helpers.check_path(desc, path, sx, sy, gx, gy)
+  if type(path) ~= "table" then
+    return nil, "path is a " .. type(path) .. ", not a table"
+  end
+  local n = #path
+  if n < 2 or n % 2 ~= 0 then
+    return nil, ("path has %d numbers, expected a positive even count"):format(n)
+  end
+  for i = 1, n do
+    if not is_int(path[i]) then
+      return nil, ("path[%d] = %s is not an integer"):format(i, tostring(path[i]))
+    end
+  end
+  if path[1] ~= sx or path[2] ~= sy then
+    return nil, ("path starts at (%d,%d), not at the start (%d,%d)"):format(
+      path[1], path[2], sx, sy)
+  end
+  if path[n - 1] ~= gx or path[n] ~= gy then
+    return nil, ("path ends at (%d,%d), not at the goal (%d,%d)"):format(
+      path[n - 1], path[n], gx, gy)
+  end
+  if not tile(desc, sx, sy) then
+    return nil, "the start is blocked"
+  end
+  local total = 0
+  for i = 3, n - 1, 2 do
+    local x, y = path[i - 2], path[i - 1]
+    local nx, ny = path[i], path[i + 1]
+    local dx, dy = nx - x, ny - y
+    if abs(dx) > 1 or abs(dy) > 1 or (dx == 0 and dy == 0) then
+      return nil, ("step %d: (%d,%d)->(%d,%d) is not a move to a neighbour")
+        :format((i - 1) / 2, x, y, nx, ny)
+    end
+    local c, why = step_cost(desc, x, y, dx, dy)
+    if not c then
+      return nil, ("step %d: %s"):format((i - 1) / 2, why)
+    end
+    total = total + c
+  end
+  return total
+end
+
+-- a == b exactly, or within relative tolerance rel (absolute below 1).
+function helpers.close(a, b, rel)
+  if a == b then return true end
+  if type(a) ~= "number" or type(b) ~= "number" then return false end
+  local scale = math.max(1, abs(a), abs(b))
+  return abs(a - b) <= rel * scale
+end
+
+---------------------------------------------------------------------------
+-- Portable random numbers.
+---------------------------------------------------------------------------
+
+-- Park-Miller "minimal standard" generator: state = state * 16807 mod
+-- (2^31 - 1).  The product stays below 2^46, so it is exact in doubles and
+-- in 5.3+ integers alike: every runtime sees the same sequence.
+local M31 = 2147483647
+
+local Rng = {}
+Rng.__index = Rng
+
+function helpers.rng(seed)
+  local s = floor(seed) % M31
+  if s == 0 then s = 1 end
+  local r = setmetatable({ state = s, seed = seed }, Rng)
+  -- mix the seed a little: nearby seeds give unrelated first values
+  for _ = 1, 3 do r:next() end
+  return r
+end
+
+function Rng:next()
+  self.state = (self.state * 16807) % M31
+  return self.state
+end
+
+-- A real number in [0, 1).
+function Rng:real()
+  return (self:next() - 1) / (M31 - 1)
+end
+
+-- An integer in [lo, hi] (or [1, lo] with one argument).
+function Rng:int(lo, hi)
+  if hi == nil then lo, hi = 1, lo end
+  return lo + floor(self:real() * (hi - lo + 1))
+end
+
+-- true with probability p.
+function Rng:chance(p)
+  return self:real() < p
+end
+
+-- One element of a list.
+function Rng:pick(list)
+  return list[self:int(1, #list)]
+end
+
+---------------------------------------------------------------------------
+-- Random grids.
+---------------------------------------------------------------------------
+
+helpers.RULES = { "no_corner_cut", "one_free", "always", "never" }
+
+-- Step lengths used by the random cases: the default {1, sqrt 2}, the
+-- roguelike {2, 3}, Chebyshev-like {1, 1}, a diagonal of at least twice the
+-- cardinal (the default heuristic is then Manhattan) and a diagonal shorter
+-- than the cardinal.
+helpers.LENGTHS = {
+  { name = "default", cardinal = nil, diagonal = nil, integer = false },
+  { name = "2/3", cardinal = 2, diagonal = 3, integer = true },
+  { name = "1/1", cardinal = 1, diagonal = 1, integer = true },
+  { name = "1/3", cardinal = 1, diagonal = 3, integer = true },
+  { name = "3/2", cardinal = 3, diagonal = 2, integer = true },
+}
+
+-- Weight kinds: "uniform" (every passable tile 1), "uniform_k" (every tile
+-- the same random integer 1..9), "int" (random integers 1..9), "real"
+-- (random multiples of 1/256 in (0, 10), exact as 32-bit floats, many below
+-- 1).
+helpers.WEIGHTS = { "uniform", "uniform_k", "int", "real" }
+
+-- Makes a random case.  opts may fix any of: width, height, rule, lengths
+-- (an entry of helpers.LENGTHS), weights, wall (probability 0..0.6), build
+-- ("load_flat" | "load_rows" | "set_cost").  Returns a table:
+--   { grid = <astar grid>, desc = <description>, width, height, rule,
+--     lengths, weights, wall, build, integer = <costs are exact integers>,
+--     costs = <flat list of cost or false> }
+function helpers.random_case(rng, astar, opts)
+  opts = opts or {}
+  local w = opts.width or rng:int(1, 40)
+  local h = opts.height or rng:int(1, 40)
+  local r = opts.rule or rng:pick(helpers.RULES)
+  local len = opts.lengths or rng:pick(helpers.LENGTHS)
+  local weights = opts.weights or rng:pick(helpers.WEIGHTS)
+  local wall = opts.wall or (rng:int(0, 60) / 100)
+  local build = opts.build or rng:pick({ "load_flat", "load_rows", "set_cost" })
+
+  local k = rng:int(1, 9)
+  local costs = {}
+  for i = 1, w * h do
+    if rng:chance(wall) then
+      costs[i] = false
+    elseif weights == "uniform" then
+      costs[i] = 1
+    elseif weights == "uniform_k" then
+      costs[i] = k
+    elseif weights == "int" then
+      costs[i] = rng:int(1, 9)
+    else
+      costs[i] = rng:int(1, 2559) / 256
+    end
+  end
+
+  local movement = { diagonals = r, cardinal = len.cardinal,
+                     diagonal = len.diagonal }
+  local grid = astar.new(w, h, movement)
+  if build == "load_flat" then
+    grid:load(costs)
+  elseif build == "load_rows" then
+    local rows = {}
+    for y = 1, h do
+      local row = {}
+      for x = 1, w do row[x] = costs[(y - 1) * w + x] end
+      rows[y] = row
+    end
+    grid:load(rows)
+  else
+    for y = 1, h do
+      for x = 1, w do
+        local c = costs[(y - 1) * w + x]
+        if c ~= 1 then grid:set_cost(x, y, c) end
+      end
+    end
+  end
+
+  local desc = {
+    width = w, height = h,
+    cost = function(x, y) return costs[(y - 1) * w + x] end,
+    diagonals = r, cardinal = len.cardinal, diagonal = len.diagonal,
+  }
+  return {
+    grid = grid, desc = desc, costs = costs,
+    width = w, height = h, rule = r, lengths = len, weights = weights,
+    wall = wall, build = build,
+    integer = len.integer and weights ~= "real",
+  }
+end
+
+-- A description of an astar grid built from a flat cost list.
+function helpers.describe(w, h, costs, movement)
+  movement = movement or {}
+  return {
+    width = w, height = h,
+    cost = function(x, y) return costs[(y - 1) * w + x] end,
+    diagonals = movement.diagonals, cardinal = movement.cardinal,
+    diagonal = movement.diagonal,
+  }
+end
+
+-- A description read from rows of text: "." = 1, "#" = blocked, "1".."9".
+function helpers.desc_from_text(text, movement)
+  local rows = {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if line ~= "" then rows[#rows + 1] = line end
+  end
+  local w, h = #rows[1], #rows
+  local costs = {}
+  for y = 1, h do
+    for x = 1, w do
+      local ch = rows[y]:sub(x, x)
+      if ch == "#" then
+        costs[(y - 1) * w + x] = false
+      elseif ch == "." then
+        costs[(y - 1) * w + x] = 1
+      else
+        costs[(y - 1) * w + x] = assert(tonumber(ch), "bad map char " .. ch)
+      end
+    end
+  end
+  return helpers.describe(w, h, costs, movement)
+end
+
+-- The astar description of an existing grid, read through get_cost (for
+-- checks that trust the grid's own tiles, e.g. on big maps).
+function helpers.desc_of_grid(grid)
+  local w, h = grid:size()
+  local m = grid:get_movement()
+  return {
+    width = w, height = h,
+    cost = function(x, y) return grid:get_cost(x, y) end,
+    diagonals = m.diagonals, cardinal = m.cardinal, diagonal = m.diagonal,
+  }
+end
+
+-- "seed=.. 12x7 rule=.. lengths=.. weights=.. wall=.. build=.."
+function helpers.describe_case(seed, case, extra)
+  return ("seed=%d %dx%d rule=%s lengths=%s weights=%s wall=%.2f build=%s%s")
+    :format(seed, case.width, case.height, case.rule, case.lengths.name,
+            case.weights, case.wall, case.build, extra or "")
+end
+
+---------------------------------------------------------------------------
+-- Misc.
+---------------------------------------------------------------------------
+
+-- The shared MovingAI maps, seen from the repository root (where busted
+-- runs), or nil when this checkout has no ../shared.
+function helpers.maps_dir()
+  local dir = "../shared/maps"
+  local f = io.open(dir .. "/arena.map", "rb")
+  if not f then return nil end
+  f:close()
+  return dir
+end
+
+-- Calls f(...) and returns the message of the error it raised, with a
+-- leading "chunk:line: " location removed if there is one.  Fails the test
+-- if f does not raise, or raises a non-string.
+function helpers.error_of(f, ...)
+  local ok, err = pcall(f, ...)
+  if ok then
+    error("expected an error, but the call succeeded", 2)
+  end
+  if type(err) ~= "string" then
+    error("expected a string error, got a " .. type(err), 2)
+  end
+  -- Lua puts the caller's "chunk:line: " in front of errors raised by C
+  -- functions (luaL_error); the message proper follows it.
+  if err:sub(1, 13) ~= "bad argument " then
+    local stripped = err:match("^[^\n]-:%d+: (.*)$")
+    if stripped then return stripped end
+  end
+  return err
+end
+
+-- Splits text into lines (LF or CRLF), dropping one final newline.
+function helpers.lines(text)
+  local out = {}
+  if text == "" then return out end
+  if text:sub(-1) == "\n" then text = text:sub(1, -2) end
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if line:sub(-1) == "\r" then line = line:sub(1, -2) end
+    out[#out + 1] = line
+  end
+  return out
+end
+
+-- Writes text to a fresh temporary file and returns its name.
+function helpers.temp_file(text)
+  local name = os.tmpname()
+  local f = assert(io.open(name, "wb"))
+  f:write(text)
+  f:close()
+  return name
+end
+
+-- A compact printable form of a flat path.
+function helpers.path_string(path)
+  if type(path) ~= "table" then return tostring(path) end
+  local parts = {}
+  for i = 1, #path - 1, 2 do
+    parts[#parts + 1] = ("(%s,%s)"):format(tostring(path[i]),
+                                           tostring(path[i + 1]))
+  end
+  return table.concat(parts, " ")
+end
+
+return helpers
