@@ -702,7 +702,7 @@ static int g_get_movement(lua_State *L) {
 
 static int g_memory(lua_State *L) {
   astar_grid *g = check_grid(L, "memory");
-  lua_pushnumber(L, (lua_Number)astar_grid_memory(g));
+  lua_pushinteger(L, (lua_Integer)astar_grid_memory(g));
   return 1;
 }
 
