@@ -258,6 +258,10 @@ static astar_grid *push_grid(lua_State *L, int32_t w, int32_t h,
               "border)",
               (int)w, (int)h, (unsigned)ASTAR_MAX_PADDED_TILES);
   if (st != ASTAR_OK) raise_status(L, st, fname);
+  /* The collector sees only the small userdata, not the arrays behind it:
+   * make it do the work that allocating them would have caused, so a game
+   * that makes a big grid per level does not pile up dead ones. */
+  lua_gc(L, LUA_GCSTEP, (int)(astar_grid_bytes(w, h, 1) / 1024));
   return &ud->g;
 }
 
@@ -284,11 +288,7 @@ static void apply_movement(lua_State *L, astar_grid *g, int arg,
 /* Checks the options of a constructor before the grid exists, then applies
  * them: a bad option never leaves a half-made grid behind in a variable. */
 static void check_new_options(lua_State *L, int arg, const char *fname) {
-  astar_grid probe;
   if (!check_options(L, arg, fname, new_keys)) return;
-  astar_grid_zero(&probe);
-  probe.cardinal_length = 1.0;
-  probe.diagonal_length = 1.0;
   (void)option_enum(L, arg, fname, "diagonals", diagonal_names,
                     DIAGONAL_LIST, 0);
   (void)option_number(L, arg, fname, "cardinal", ASTAR_MIN_STEP_LENGTH,
