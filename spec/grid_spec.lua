@@ -10,15 +10,7 @@ local function cost_of(g, ...)
   return cost
 end
 
--- Every tile of grid as a flat list of get_cost results.
-local function tiles(grid)
-  local w, h = grid:size()
-  local t = {}
-  for y = 1, h do
-    for x = 1, w do t[(y - 1) * w + x] = grid:get_cost(x, y) end
-  end
-  return t
-end
+local tiles = helpers.tiles
 
 -- A flat list of w*h copies of v, with some entries replaced.
 local function flat(w, h, v, changes)

@@ -490,4 +490,14 @@ function helpers.path_string(path)
   return table.concat(parts, " ")
 end
 
+-- Every tile of a grid as a flat list of get_cost results (cost or false).
+function helpers.tiles(grid)
+  local w, h = grid:size()
+  local t = {}
+  for y = 1, h do
+    for x = 1, w do t[(y - 1) * w + x] = grid:get_cost(x, y) end
+  end
+  return t
+end
+
 return helpers

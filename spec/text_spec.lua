@@ -3,14 +3,7 @@
 local astar = require("astar")
 local helpers = require("helpers")
 
-local function tiles(grid)
-  local w, h = grid:size()
-  local t = {}
-  for y = 1, h do
-    for x = 1, w do t[(y - 1) * w + x] = grid:get_cost(x, y) end
-  end
-  return t
-end
+local tiles = helpers.tiles
 
 describe("astar.from_string", function()
   it("takes its size from the text", function()
