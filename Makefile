@@ -82,3 +82,8 @@ clean:
 	rm -rf build
 
 .PHONY: all test demo bench asan valgrind clean
+
+# Reliability targets live beside their sources (fuzzing, OOM host, GC
+# stress, static checks); each fragment adds its own targets.
+-include fuzz/fuzz.mk
+-include spec/c/checks.mk
