@@ -38,8 +38,9 @@ size_t astar_grid_memory(const astar_grid *g) {
   if (g->cost == NULL) return 0;
   total += (size_t)g->ntiles * (sizeof(float) + sizeof(uint8_t));
   total += bitmap_words(g->ntiles) * sizeof(uint64_t);
-  if (g->stamp != NULL)
-    total += (size_t)g->ntiles * 2 * sizeof(uint32_t);
+  /* each scratch array on its own: a failed first search may leave one */
+  if (g->heap_pos != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
+  if (g->stamp != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
   total += (size_t)g->heap_cap * sizeof(astar_heap_entry);
   return total;
 }

@@ -1,0 +1,551 @@
+/*
+ * fuzz_search: a small grid, a sequence of edits and queries, every result
+ * checked against a reference Dijkstra and a shadow model of the tiles.
+ *
+ * Input layout:
+ *   byte 0   width - 1  (mod 32)
+ *   byte 1   height - 1 (mod 32)
+ *   byte 2   bits 0-1 diagonal rule, bits 2-4 step lengths (LENGTHS[])
+ *   byte 3   bit 7: first try astar_grid_init with allocation (bits 0-1)+1
+ *            failing (bit 2: and every later one)
+ *   then operations, one opcode byte each (op = byte % 11) plus operands:
+ *     0 set_cost x y c            5 query sx sy gx gy hw
+ *     1 set_blocked x y b         6 query under a failing allocator (f +
+ *     2 fill x y w h c b            the query operands)
+ *     3 set_movement m            7 invalid query v
+ *     4 invalid set_movement v    8 release + init (failing allocation f)
+ *     9 generation near wrap-around (white box: the stamp counter)
+ *    10 query, then the same query again: identical result and path
+ *
+ * Before every search that follows an edit, after every re-init and at the
+ * end: the grid's tiles equal the shadow model, the move masks follow the
+ * diagonal rule, the cheapest cost is right, the bytes the allocator holds
+ * equal astar_grid_memory.  Invalid calls must leave the grid byte-for-byte
+ * unchanged (snapshots).
+ *
+ * For every query: the outcome agrees with a reference Dijkstra (written
+ * here, reading astar_grid_get_cost / astar_grid_is_blocked); with the
+ * default heuristic at weight 1 and with the zero heuristic the cost equals
+ * the optimum (exactly when step lengths are dyadic; with sqrt 2 within
+ * 1e-9 relative plus the search's documented key quantum, 2^-24 of the
+ * cheapest step); the default heuristic at weight w > 1 stays within
+ * w * optimum; no heuristic beats the optimum; a found path, walked with
+ * astar_path_last / astar_path_prev, runs from start to goal through
+ * r->length distinct tiles, each step legal under the diagonal rule into a
+ * passable tile, and its step costs, summed from the start, give r->cost
+ * exactly; expanded >= length and <= the number of passable tiles; a
+ * search that found nothing leaves no path.  A failing allocator gives
+ * ASTAR_ENOMEM (only when an allocation really failed), leaves the grid
+ * usable (the same query then succeeds and checks out) and leaks nothing.
+ */
+#include "fuzz_common.h"
+
+#include <math.h>
+
+/* -DFZ_TRACE prints every operation (to read a crashing input) */
+#ifdef FZ_TRACE
+#define TRACE(...) fprintf(stderr, __VA_ARGS__)
+#else
+#define TRACE(...) ((void)0)
+#endif
+
+#define SIDE 32
+#define NMAX (SIDE * SIDE)
+
+/* Tile costs: integers 1..9 and dyadic fractions (all exact in float). */
+static const float COSTS[16] = {1,     2,     3,     4,      5,    6,
+                                7,     8,     9,     0.5f,   0.25f, 1.5f,
+                                2.5f,  0.125f, 1024, 0.0009765625f};
+
+/* (cardinal, diagonal) step lengths.  Only the first is inexact. */
+static const double LENGTHS[8][2] = {
+    {1, 1.4142135623730951}, /* {1, sqrt 2}: the default */
+    {2, 3},                  /* integer octile */
+    {1, 1},                  /* Chebyshev moves */
+    {1, 2.5},                /* diagonal > 2 cardinal: Manhattan */
+    {3, 2},                  /* diagonal cheaper than cardinal */
+    {0.5, 0.75},             /* dyadic */
+    {1, 2},                  /* diagonal == 2 cardinal */
+    {2, 3}};
+
+static const double WEIGHTS[8] = {1, 1, 1, 1.25, 1.5, 2, 8, 1e9};
+
+typedef struct {
+  int32_t w, h;
+  float cost[NMAX];
+  uint8_t blocked[NMAX];
+  int diag;      /* ASTAR_DIAG_* */
+  double len[2]; /* cardinal, diagonal step length */
+  int exact;     /* step lengths are dyadic: costs are exact */
+} model;
+
+static fz_heap heap;
+static astar_grid grid;
+static model M;
+
+/* ---- shadow model ---- */
+
+static void model_reset(void) {
+  int i;
+  for (i = 0; i < NMAX; i++) {
+    M.cost[i] = 1.0f;
+    M.blocked[i] = 0;
+  }
+  /* init gives no corner cutting and {1, sqrt 2} */
+  M.diag = ASTAR_DIAG_BOTH_FREE;
+  M.len[0] = 1.0;
+  M.len[1] = sqrt(2.0);
+  M.exact = 0;
+}
+
+static void check_model(void) {
+  int32_t x, y;
+  for (y = 0; y < M.h; y++) {
+    for (x = 0; x < M.w; x++) {
+      FZ_ASSERT(astar_grid_get_cost(&grid, x, y) == M.cost[y * SIDE + x]);
+      FZ_ASSERT(astar_grid_is_blocked(&grid, x, y) ==
+                (int)M.blocked[y * SIDE + x]);
+    }
+  }
+  FZ_ASSERT(grid.diagonal == M.diag);
+  fz_check_moves(&grid);
+  fz_check_min(&grid);
+  FZ_ASSERT(heap.live == astar_grid_memory(&grid));
+}
+
+/* ---- reference Dijkstra (binary heap, lazy deletion) ---- */
+
+typedef struct {
+  double d;
+  int node;
+} ref_item;
+
+static double dist[NMAX];
+static ref_item rheap[8 * NMAX + 8];
+
+static void ref_push(size_t *n, double d, int node) {
+  size_t i = (*n)++;
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (rheap[p].d <= d) break;
+    rheap[i] = rheap[p];
+    i = p;
+  }
+  rheap[i].d = d;
+  rheap[i].node = node;
+}
+
+static ref_item ref_pop(size_t *n) {
+  ref_item top = rheap[0], last = rheap[--*n];
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= *n) break;
+    if (c + 1 < *n && rheap[c + 1].d < rheap[c].d) c++;
+    if (rheap[c].d >= last.d) break;
+    rheap[i] = rheap[c];
+    i = c;
+  }
+  if (*n > 0) rheap[i] = last;
+  return top;
+}
+
+/* Distances from (sx, sy) to every tile; steps read the grid through the
+ * public getters and the rule through fz_step_legal. */
+static void reference(int32_t sx, int32_t sy) {
+  /* the grid read once through the public getters, with a blocked border
+   * (padded coordinates: tile (x, y) at (y + 1) * P + x + 1) */
+  enum { P = SIDE + 2 };
+  static uint8_t done[NMAX], open[P * P];
+  static double cost[P * P];
+  size_t n = 0;
+  int i;
+  int32_t x, y;
+  memset(open, 0, sizeof open);
+  for (y = 0; y < M.h; y++) {
+    for (x = 0; x < M.w; x++) {
+      open[(y + 1) * P + x + 1] = (uint8_t)!astar_grid_is_blocked(&grid, x, y);
+      cost[(y + 1) * P + x + 1] = (double)astar_grid_get_cost(&grid, x, y);
+    }
+  }
+  for (i = 0; i < NMAX; i++) {
+    dist[i] = INFINITY;
+    done[i] = 0;
+  }
+  dist[sy * SIDE + sx] = 0.0;
+  ref_push(&n, 0.0, sy * SIDE + sx);
+  while (n > 0) {
+    ref_item it = ref_pop(&n);
+    int d;
+    x = it.node % SIDE;
+    y = it.node / SIDE;
+    if (done[it.node]) continue;
+    done[it.node] = 1;
+    for (d = 0; d < 8; d++) {
+      int32_t dx = astar_dir_dx[d], dy = astar_dir_dy[d];
+      int32_t nx = x + dx, ny = y + dy;
+      int at = (ny + 1) * P + nx + 1;
+      double nd;
+      if (!open[at]) continue;
+      if (d >= 4) { /* the diagonal rule, from astar.h */
+        int a = open[(y + 1) * P + nx + 1], b = open[(ny + 1) * P + x + 1];
+        if (M.diag == ASTAR_DIAG_NEVER) continue;
+        if (M.diag == ASTAR_DIAG_BOTH_FREE && !(a && b)) continue;
+        if (M.diag == ASTAR_DIAG_ONE_FREE && !(a || b)) continue;
+      }
+      nd = it.d + M.len[d >= 4] * cost[at];
+      if (nd < dist[ny * SIDE + nx]) {
+        dist[ny * SIDE + nx] = nd;
+        ref_push(&n, nd, ny * SIDE + nx);
+      }
+    }
+  }
+}
+
+/* ---- the checks of one query ---- */
+
+static void check_result(const astar_query *q, const astar_result *r) {
+  static uint8_t seen[NMAX + 8 * SIDE];
+  double opt, cheap_step, quantum, tol;
+  int expect, passable = 0;
+  int32_t x, y;
+  uint32_t node;
+
+  for (y = 0; y < M.h; y++)
+    for (x = 0; x < M.w; x++) passable += !M.blocked[y * SIDE + x];
+
+  if (M.blocked[q->sy * SIDE + q->sx])
+    expect = ASTAR_START_BLOCKED;
+  else if (M.blocked[q->gy * SIDE + q->gx])
+    expect = ASTAR_GOAL_BLOCKED;
+  else {
+    reference(q->sx, q->sy);
+    expect = isinf(dist[q->gy * SIDE + q->gx]) ? ASTAR_NO_PATH : ASTAR_FOUND;
+    TRACE("  reference: %.17g\n", dist[q->gy * SIDE + q->gx]);
+  }
+#ifdef FZ_TRACE
+  for (y = 0; y < M.h; y++) {
+    for (x = 0; x < M.w; x++) {
+      if (M.blocked[y * SIDE + x])
+        TRACE("  #");
+      else
+        TRACE(" %2g", (double)M.cost[y * SIDE + x]);
+    }
+    TRACE("\n");
+  }
+#endif
+  FZ_ASSERT(r->outcome == expect);
+  FZ_ASSERT(r->expanded <= (uint32_t)passable);
+
+  node = astar_path_last(&grid);
+  if (r->outcome != ASTAR_FOUND) {
+    FZ_ASSERT(r->length == 0);
+    FZ_ASSERT(astar_path_prev(&grid, &node) == 0);
+    return;
+  }
+
+  /* the path, goal first */
+  {
+    static uint32_t nodes[NMAX + 1];
+    uint32_t len = 0, k;
+    double sum = 0.0;
+    memset(seen, 0, sizeof seen);
+    nodes[len++] = node;
+    while (astar_path_prev(&grid, &node)) {
+      FZ_ASSERT(len <= (uint32_t)passable);
+      nodes[len++] = node;
+    }
+    FZ_ASSERT(len == r->length);
+    FZ_ASSERT(r->expanded >= len);
+    FZ_ASSERT(nodes[0] == astar_index(&grid, q->gx, q->gy));
+    FZ_ASSERT(nodes[len - 1] == astar_index(&grid, q->sx, q->sy));
+    for (k = 0; k < len; k++) {
+      FZ_ASSERT(nodes[k] < grid.ntiles);
+      astar_xy(&grid, nodes[k], &x, &y);
+      FZ_ASSERT(x >= 0 && x < M.w && y >= 0 && y < M.h);
+      FZ_ASSERT(!M.blocked[y * SIDE + x]);
+      FZ_ASSERT(!seen[y * SIDE + x]);
+      seen[y * SIDE + x] = 1;
+    }
+    /* walk forwards from the start, summing as the search does */
+    for (k = len - 1; k > 0; k--) {
+      int32_t ax, ay, bx, by;
+      int d, dir = -1;
+      astar_xy(&grid, nodes[k], &ax, &ay);
+      astar_xy(&grid, nodes[k - 1], &bx, &by);
+      for (d = 0; d < 8; d++)
+        if (ax + astar_dir_dx[d] == bx && ay + astar_dir_dy[d] == by) dir = d;
+      FZ_ASSERT(dir >= 0);
+      FZ_ASSERT(fz_step_legal(&grid, M.diag, ax, ay, dir));
+      sum += M.len[dir >= 4] * (double)astar_grid_get_cost(&grid, bx, by);
+    }
+    FZ_ASSERT(sum == r->cost);
+  }
+
+  opt = dist[q->gy * SIDE + q->gx];
+  cheap_step = M.len[0];
+  if (M.diag != ASTAR_DIAG_NEVER && M.len[1] < cheap_step)
+    cheap_step = M.len[1];
+  quantum = ldexp(cheap_step * (double)astar_grid_min_cost(&grid), -24);
+  tol = M.exact ? 0.0 : 1e-9 * (opt > 1.0 ? opt : 1.0) + quantum;
+  FZ_ASSERT(r->cost >= opt - tol);
+  if (q->heuristic == ASTAR_H_ZERO ||
+      (q->heuristic == ASTAR_H_DEFAULT && q->weight == 1.0)) {
+    FZ_ASSERT(fabs(r->cost - opt) <= tol);
+  } else if (q->heuristic == ASTAR_H_DEFAULT) {
+    double bound = q->weight * opt;
+    FZ_ASSERT(r->cost <= bound + 1e-9 * (bound > 1.0 ? bound : 1.0) +
+                             quantum);
+  }
+}
+
+static void read_query(fz_reader *rd, astar_query *q) {
+  unsigned hw;
+  astar_query_defaults(q);
+  q->sx = (int32_t)(fz_byte(rd) % (unsigned)M.w);
+  q->sy = (int32_t)(fz_byte(rd) % (unsigned)M.h);
+  q->gx = (int32_t)(fz_byte(rd) % (unsigned)M.w);
+  q->gy = (int32_t)(fz_byte(rd) % (unsigned)M.h);
+  hw = fz_byte(rd);
+  q->heuristic = (int)(hw % 6);
+  q->weight = WEIGHTS[(hw / 6) % 8];
+}
+
+static void run_query(const astar_query *q, astar_result *r) {
+  int rc = astar_find_path(&grid, q, r);
+  TRACE("find_path((%d,%d) -> (%d,%d), h %d, w %g) = %d: outcome %d cost %.17g "
+        "length %u expanded %u\n", q->sx, q->sy, q->gx, q->gy, q->heuristic,
+        q->weight, rc, r->outcome, r->cost, (unsigned)r->length,
+        (unsigned)r->expanded);
+  FZ_ASSERT(rc == ASTAR_OK);
+  FZ_ASSERT(!grid.busy);
+  check_result(q, r);
+}
+
+static void set_lengths(int diag, unsigned li) {
+  li &= 7;
+  TRACE("set_movement(%d, %g, %g)\n", diag, LENGTHS[li][0], LENGTHS[li][1]);
+  FZ_ASSERT(astar_grid_set_movement(&grid, diag, LENGTHS[li][0],
+                                    LENGTHS[li][1]) == ASTAR_OK);
+  M.diag = diag;
+  M.len[0] = LENGTHS[li][0];
+  M.len[1] = LENGTHS[li][1];
+  M.exact = li != 0;
+}
+
+/* Release, then init again with allocation f failing (f = 0: none). */
+static void reinit(unsigned f) {
+  fz_release_check(&grid, &heap);
+  model_reset();
+  if (f & 7) {
+    heap.fail_at = heap.count + (f & 7);
+    heap.fail_sticky = (f & 8) != 0;
+    heap.failed = 0;
+    if (astar_grid_init(&grid, M.w, M.h, fz_alloc, &heap) == ASTAR_ENOMEM) {
+      FZ_ASSERT(heap.failed > 0);
+      FZ_ASSERT(heap.live == 0 && heap.blocks == 0);
+      fz_release_check(&grid, &heap);
+    } else {
+      FZ_ASSERT(heap.failed == 0);
+      fz_release_check(&grid, &heap);
+    }
+    heap.fail_at = 0;
+  }
+  FZ_ASSERT(astar_grid_init(&grid, M.w, M.h, fz_alloc, &heap) == ASTAR_OK);
+  FZ_ASSERT(heap.live == astar_grid_bytes(M.w, M.h, 0));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fz_reader rd;
+  unsigned b2, b3;
+  int ops = 0, dirty = 0;
+
+  rd.p = data;
+  rd.n = size;
+  fz_heap_init(&heap);
+  astar_grid_zero(&grid);
+  M.w = (int32_t)(fz_byte(&rd) % SIDE) + 1;
+  M.h = (int32_t)(fz_byte(&rd) % SIDE) + 1;
+  b2 = fz_byte(&rd);
+  b3 = fz_byte(&rd);
+  reinit(b3 & 128 ? (b3 & 3) + 1 + (b3 & 4 ? 8 : 0) : 0);
+  set_lengths((int)(b2 & 3), b2 >> 2);
+  check_model();
+
+  while (rd.n > 0 && ops++ < 256) {
+    unsigned op = fz_byte(&rd) % 11;
+    astar_query q;
+    astar_result r;
+    /* the full model check is the costly part: run it before each search
+     * (and at the end) rather than after every edit */
+    if (op <= 3)
+      dirty = 1;
+    else if (dirty && (op == 5 || op == 6 || op == 10)) {
+      check_model();
+      dirty = 0;
+    }
+    switch (op) {
+    case 0: { /* set_cost: also opens the tile */
+      int32_t x = (int32_t)(fz_byte(&rd) % (unsigned)M.w);
+      int32_t y = (int32_t)(fz_byte(&rd) % (unsigned)M.h);
+      float c = COSTS[fz_byte(&rd) % 16];
+      TRACE("set_cost(%d, %d, %g)\n", x, y, (double)c);
+      FZ_ASSERT(astar_cost_ok((double)c));
+      astar_grid_set_cost(&grid, x, y, c);
+      M.cost[y * SIDE + x] = c;
+      M.blocked[y * SIDE + x] = 0;
+      break;
+    }
+    case 1: { /* set_blocked: the stored cost stays */
+      int32_t x = (int32_t)(fz_byte(&rd) % (unsigned)M.w);
+      int32_t y = (int32_t)(fz_byte(&rd) % (unsigned)M.h);
+      int b = (int)(fz_byte(&rd) & 1);
+      TRACE("set_blocked(%d, %d, %d)\n", x, y, b);
+      astar_grid_set_blocked(&grid, x, y, b);
+      M.blocked[y * SIDE + x] = (uint8_t)b;
+      break;
+    }
+    case 2: { /* fill a rectangle inside the grid (w or h may be 0) */
+      int32_t x = (int32_t)(fz_byte(&rd) % (unsigned)M.w);
+      int32_t y = (int32_t)(fz_byte(&rd) % (unsigned)M.h);
+      int32_t w = (int32_t)(fz_byte(&rd) % (unsigned)(M.w - x + 1));
+      int32_t h = (int32_t)(fz_byte(&rd) % (unsigned)(M.h - y + 1));
+      unsigned cb = fz_byte(&rd);
+      float c = (cb & 16) ? 0.0f : COSTS[cb & 15]; /* 0: keep the cost */
+      int b = (int)((cb >> 5) % 3) - 1;            /* -1 keep, 0, 1 */
+      int32_t i, j;
+      TRACE("fill(%d, %d, %d, %d, %g, %d)\n", x, y, w, h, (double)c, b);
+      astar_grid_fill(&grid, x, y, w, h, c, b);
+      for (j = y; j < y + h; j++) {
+        for (i = x; i < x + w; i++) {
+          if (c > 0.0f) M.cost[j * SIDE + i] = c;
+          if (b >= 0) M.blocked[j * SIDE + i] = (uint8_t)b;
+        }
+      }
+      break;
+    }
+    case 3: { /* set_movement */
+      unsigned m = fz_byte(&rd);
+      set_lengths((int)(m & 3), m >> 2);
+      break;
+    }
+    case 4: { /* invalid set_movement: EINVAL, nothing changes */
+      static const double bad[6] = {0.0, -1.0, 1e-10, 2e9, 0.0, 0.0};
+      unsigned v = fz_byte(&rd);
+      double lens[2] = {1.0, 1.5};
+      int diag = 0;
+      fz_snapshot s;
+      if (v % 9 < 6) {
+        double b = bad[v % 9];
+        if (v % 9 == 4) b = NAN;
+        if (v % 9 == 5) b = INFINITY;
+        lens[(v >> 4) & 1] = b;
+      } else {
+        diag = v % 9 == 6 ? -1 : v % 9 == 7 ? 4 : 1000;
+      }
+      fz_snap(&s, &grid);
+      FZ_ASSERT(astar_grid_set_movement(&grid, diag, lens[0], lens[1]) ==
+                ASTAR_EINVAL);
+      FZ_ASSERT(fz_same(&s, &grid, 1));
+      fz_unsnap(&s);
+      break;
+    }
+    case 5:
+      read_query(&rd, &q);
+      run_query(&q, &r);
+      break;
+    case 6: { /* a query under a failing allocator */
+      unsigned f = fz_byte(&rd);
+      int rc;
+      read_query(&rd, &q);
+      heap.fail_at = heap.count + (f & 3) + 1;
+      heap.fail_sticky = (f & 4) != 0;
+      heap.failed = 0;
+      TRACE("allocation %u fails%s:\n", (unsigned)heap.fail_at,
+            heap.fail_sticky ? " (and all after)" : "");
+      rc = astar_find_path(&grid, &q, &r);
+      TRACE("  find_path = %d\n", rc);
+      heap.fail_at = 0;
+      FZ_ASSERT(!grid.busy);
+      if (rc == ASTAR_ENOMEM) {
+        uint32_t node = astar_path_last(&grid);
+        FZ_ASSERT(heap.failed > 0);
+        FZ_ASSERT(astar_path_prev(&grid, &node) == 0);
+        check_model(); /* usable, nothing lost or leaked */
+        run_query(&q, &r);
+      } else {
+        FZ_ASSERT(rc == ASTAR_OK);
+        FZ_ASSERT(heap.failed == 0);
+        check_result(&q, &r);
+      }
+      break;
+    }
+    case 7: { /* invalid query: EINVAL, nothing changes */
+      unsigned v = fz_byte(&rd);
+      fz_snapshot s;
+      astar_query_defaults(&q);
+      switch (v % 9) {
+      case 0: q.sx = -1; break;
+      case 1: q.sy = M.h; break;
+      case 2: q.gx = M.w; break;
+      case 3: q.gy = -1 - (int32_t)(v >> 4); break;
+      case 4: q.heuristic = 6; break;
+      case 5: q.heuristic = -1; break;
+      case 6: q.weight = 0.5; break;
+      case 7: q.weight = NAN; break;
+      default: q.weight = INFINITY; break;
+      }
+      {
+        static const double bad[6] = {0.0, -1.0, 1e39, 1e-50, 0.0, 0.0};
+        double c = v % 6 == 4 ? NAN : v % 6 == 5 ? -INFINITY : bad[v % 6];
+        FZ_ASSERT(!astar_cost_ok(c));
+      }
+      fz_snap(&s, &grid);
+      FZ_ASSERT(astar_find_path(&grid, &q, &r) == ASTAR_EINVAL);
+      FZ_ASSERT(fz_same(&s, &grid, 1));
+      fz_unsnap(&s);
+      break;
+    }
+    case 8: /* release and init again (maybe with a failing allocation) */
+      TRACE("release + init\n");
+      reinit(fz_byte(&rd) & 15);
+      check_model();
+      break;
+    case 9: { /* white box: the generation counter near its wrap-around */
+      unsigned v = fz_byte(&rd);
+      /* only forwards: a generation used before must never come back */
+      if (grid.stamp != NULL && grid.generation < 0x0FFFFFFFu - (v & 3))
+        grid.generation = 0x0FFFFFFFu - (v & 3);
+      TRACE("generation = %u\n", (unsigned)grid.generation);
+      break;
+    }
+    default: { /* the same query twice: deterministic, same path */
+      static uint32_t first[NMAX + 1];
+      uint32_t len = 0, node, k;
+      astar_result r2;
+      read_query(&rd, &q);
+      run_query(&q, &r);
+      if (r.outcome == ASTAR_FOUND) {
+        node = astar_path_last(&grid);
+        first[len++] = node;
+        while (astar_path_prev(&grid, &node)) first[len++] = node;
+      }
+      run_query(&q, &r2);
+      FZ_ASSERT(r2.outcome == r.outcome && r2.cost == r.cost &&
+                r2.expanded == r.expanded && r2.length == r.length);
+      if (r.outcome == ASTAR_FOUND) {
+        node = astar_path_last(&grid);
+        for (k = 0; k < len; k++) {
+          FZ_ASSERT(node == first[k]);
+          if (k + 1 < len) FZ_ASSERT(astar_path_prev(&grid, &node));
+        }
+        FZ_ASSERT(!astar_path_prev(&grid, &node));
+      }
+      break;
+    }
+    }
+  }
+  check_model();
+  fz_release_check(&grid, &heap);
+  return 0;
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Write the hand-made seed corpus under fuzz/corpus/ (run from the repo
+root: python3 fuzz/make_seeds.py).  The layouts are described at the top of
+each harness; this file only spells the seeds out so they can be read and
+regenerated.  Re-running it rewrites these seeds and nothing else."""
+import os
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+
+def put(harness, name, data):
+    d = os.path.join(ROOT, harness)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(bytes(data))
+
+
+def b(s):
+    return list(s.encode("latin-1"))
+
+
+# ---- fuzz_text: k, k x (char, spec), mode, oom, text ----
+STOCK = 0x10  # '.' cost 1, '#' blocked
+put("text", "stock_3x3", [STOCK, 0x00, 0x00] + b("..#\n.#.\n...\n"))
+put("text", "legend_crlf",
+    [STOCK | 2] + b("~") + [0x02] + b("T") + [0x80] + [0x0c, 0x00]
+    + b("~~T\r\n.#~\r\n"))
+put("text", "wider_grid", [STOCK, 0x02 | 0x04, 0x00] + b("....\n....\n"))
+put("text", "taller_grid", [STOCK, 0x03, 0x00] + b("..\n..\n"))
+put("text", "row_length", [STOCK, 0x00, 0x00] + b("...\n..\n...\n"))
+put("text", "bad_char", [STOCK, 0x00, 0x00] + b("..x\n...\n"))
+put("text", "oom_init", [STOCK, 0x00, 0x81] + b(".#\n#."))
+put("text", "empty_first", [STOCK, 0x00, 0x00] + b("\n..\n"))
+put("text", "costs",
+    [4] + b("1") + [0x00] + b("2") + [0x01] + b("h") + [0x02] + b("x")
+    + [0x86] + [0x1c, 0x00] + b("12hx\nxh21\n1111\n"))
+
+# ---- fuzz_movingai: text, then a control byte ----
+put("movingai", "small.map",
+    b("type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n.TG.\n") + [0x05])
+put("movingai", "crlf.map",
+    b("type octile\r\nheight 2\r\nwidth 3\r\nmap\r\nS.W\r\n.O.\r\n") + [0x0c])
+put("movingai", "tabs.map",
+    b("type\toctile\nheight  2\nwidth 2 \nmap\n..\nSW") + [0x00])
+put("movingai", "zero_height.map", b("type octile\nheight 0\nwidth 4\nmap\n")
+    + [0x00])
+put("movingai", "too_big.map", b("type octile\nheight 65535\nwidth 4\nmap\n")
+    + [0x00])
+put("movingai", "taller.map",
+    b("type octile\nheight 2\nwidth 2\nmap\n..\n..\n") + [0x20])
+put("movingai", "oom.map",
+    b("type octile\nheight 2\nwidth 2\nmap\n.@\n@.\n") + [0xc0])
+put("movingai", "short_body.map",
+    b("type octile\nheight 3\nwidth 2\nmap\n..\n..\n") + [0x00])
+
+# ---- fuzz_search: w-1, h-1, movement, init-oom, ops ----
+SET_COST, BLOCK, FILL, MOVE, BADMOVE, QUERY, OOMQ, BADQ, REINIT, GEN, TWICE = range(11)
+
+
+def q(sx, sy, gx, gy, heur=0, weight=0):
+    return [sx, sy, gx, gy, heur + 6 * weight]
+
+
+def all_heuristics(sx, sy, gx, gy):
+    ops = []
+    for hh in range(6):
+        for w in (0, 3, 5):
+            ops += [QUERY] + q(sx, sy, gx, gy, hh, w)
+    return ops
+
+
+wall = []
+for y in range(1, 7):
+    wall += [BLOCK, 3, y, 1]
+put("search", "wall_8x8", [7, 7, 0x00, 0x00] + wall
+    + [SET_COST, 5, 5, 8, FILL, 1, 1, 2, 2, 9]
+    + all_heuristics(0, 0, 7, 7) + [TWICE] + q(7, 0, 0, 7))
+put("search", "octile_2_3", [9, 5, 0x01 | (1 << 2), 0x00]
+    + [FILL, 2, 0, 3, 5, 4, FILL, 6, 1, 2, 4, 11 | (2 << 5)]
+    + all_heuristics(0, 0, 9, 5) + [MOVE, 0x02 | (2 << 2)]
+    + all_heuristics(9, 0, 0, 5))
+put("search", "fourway_oom", [5, 5, 0x03 | (5 << 2), 0x00]
+    + [BLOCK, 2, 2, 1, BLOCK, 2, 3, 1, OOMQ, 0] + q(0, 0, 5, 5)
+    + [OOMQ, 1] + q(5, 5, 0, 0) + [REINIT, 0, OOMQ, 2] + q(0, 5, 5, 0)
+    + [BADQ, 4, BADMOVE, 3, QUERY] + q(0, 0, 0, 0))
+put("search", "init_oom_gen", [3, 3, 0x00, 0x82]
+    + [QUERY] + q(0, 0, 3, 3) + [GEN, 1] + [QUERY] + q(3, 3, 0, 0, 5)
+    + [QUERY] + q(0, 3, 3, 0, 1) + [REINIT, 0x0a, MOVE, 0x01 | (4 << 2)]
+    + all_heuristics(0, 0, 3, 2))
+# a comb: cheap teeth between expensive ones, so the open list passes 256
+# entries; the first search runs under a failing allocator at the heap's
+# growth (allocation 4)
+comb = []
+for x in range(1, 32, 2):
+    comb += [FILL, x, 1, 1, 31, 14]
+put("search", "comb_heap_growth", [31, 31, 0x03, 0x00] + comb
+    + [OOMQ, 3] + q(0, 0, 31, 31, 5) + [QUERY] + q(0, 0, 31, 31)
+    + [TWICE] + q(31, 31, 0, 0, 0, 3))
+put("search", "diagonal_rules", [6, 4, 0x01, 0x00]
+    + [BLOCK, 1, 0, 1, BLOCK, 0, 1, 1, BLOCK, 3, 2, 1, BLOCK, 4, 3, 1]
+    + [QUERY] + q(0, 0, 6, 4) + [MOVE, 0x00] + [QUERY] + q(0, 0, 6, 4)
+    + [MOVE, 0x02] + [QUERY] + q(0, 0, 6, 4) + [MOVE, 0x03]
+    + [QUERY] + q(0, 0, 6, 4) + [MOVE, 0x02 | (4 << 2)]
+    + all_heuristics(6, 4, 0, 0))
+put("search", "blocked_ends", [2, 2, 0x00, 0x00]
+    + [BLOCK, 0, 0, 1, QUERY] + q(0, 0, 2, 2) + [QUERY] + q(2, 2, 0, 0)
+    + [SET_COST, 0, 0, 9, QUERY] + q(0, 0, 2, 2)
+    + [FILL, 1, 0, 1, 3, 0x10 | (2 << 5), QUERY] + q(0, 0, 2, 2))
