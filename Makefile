@@ -5,6 +5,8 @@
 #   make bench      bench/scen.lua on ../shared/maps (5.4, LuaJIT) + C driver
 #   make asan       specs under AddressSanitizer + UBSan (Lua 5.4)
 #   make valgrind   specs under valgrind (Lua 5.4)
+#   make gcstress / oom / oom-asan / lint   see spec/c/README.md
+#   make fuzz / fuzz-long / fuzz-replay      see fuzz/README.md
 
 CC      ?= cc
 OPT     ?= -O2

@@ -158,6 +158,7 @@ static astar_grid *check_grid(lua_State *L, const char *fname) {
   if (ud == NULL)
     arg_error(L, 1, fname, "grid expected, got %s",
               describe(L, 1, buf, sizeof buf));
+  /* cppcheck-suppress nullPointerRedundantCheck ; arg_error never returns */
   if (ud->g.cost == NULL) luaL_error(L, "%s: the grid is closed", fname);
   if (ud->g.busy) raise_status(L, ASTAR_EBUSY, fname);
   return &ud->g;
