@@ -1,4 +1,5 @@
--- Every bad input and what it gets.  The contract (docs/api.md): a wrong
+-- Every bad input and what it gets (the hostile-input list of issue 7; it
+-- grows with every feature: Lua callbacks, when they come, add theirs).  The contract (docs/api.md): a wrong
 -- argument raises `bad argument #N to 'name' (what was wrong)`, N counting
 -- the grid as #1 for methods, with the same text on every Lua version; after
 -- the error the grid is unchanged and usable.
@@ -501,6 +502,28 @@ case("load_movingai: path nil", function() return astar.load_movingai() end,
 case("read_scenarios: path not a string", function()
   return astar.read_scenarios(5)
 end, prefix(1, "read_scenarios") .. "path")
+
+-- Huge and hostile text: sizes past the limits are refused before anything
+-- is allocated; bytes outside the legend are named, NUL included.
+case("from_string: a row longer than 65534", function()
+  return astar.from_string(string.rep(".", 65535))
+end, prefix(1, "from_string") .. "map too big")
+case("from_string: more than 65534 rows", function()
+  return astar.from_string(string.rep(".\n", 65535))
+end, prefix(1, "from_string") .. "map too big")
+case("from_string: 40000 x 40000 (past 2^30 tiles)", function()
+  -- only the first row is long; the shape check stops at the second row
+  return astar.from_string(string.rep(".", 40000) .. "\n.")
+end, prefix(1, "from_string") .. "line 2 has 1 characters, expected 40000")
+case("from_string: a NUL byte", function()
+  return astar.from_string("..\0..")
+end, prefix(1, "from_string") .. "line 1, column 3: byte 0 is not in the legend")
+case("load_string: 4 MB of text of the wrong shape", function(g)
+  return g:load_string(string.rep(string.rep(".", W) .. "\n", 400000))
+end, prefix(2, "load_string") .. "expected 8 rows, got at least 9")
+case("new: 40000 x 40000 (past 2^30 tiles with the border)", function()
+  return astar.new(40000, 40000)
+end, prefix(1, "new") .. "grid too large: 40000 x 40000 tiles")
 
 -- A method called on something that is not a grid
 for _, m in ipairs({ "get_cost", "find_path", "size", "load", "fill" }) do

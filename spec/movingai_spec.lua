@@ -231,3 +231,23 @@ describe("astar.movingai.tolerance", function()
     assert.is_false(math.abs(worse - 297.764) <= movingai.tolerance("297.764"))
   end)
 end)
+
+describe("parse_movingai on hostile headers", function()
+  -- sizes past the limits are results (nil, message), refused before any
+  -- allocation
+  local cases = {
+    { "height 70000", "type octile\nheight 70000\nwidth 4\nmap\n", "map too big" },
+    { "65534 x 65534", "type octile\nheight 65534\nwidth 65534\nmap\n", "map too big" },
+    { "width 0", "type octile\nheight 4\nwidth 0\nmap\n", "line 3: malformed" },
+    { "negative height", "type octile\nheight -4\nwidth 4\nmap\n", "line 2: malformed" },
+    { "a huge number", "type octile\nheight 99999999999999999999\nwidth 4\nmap\n", "map too big" },
+    { "no map line", "type octile\nheight 1\nwidth 1\n", "line 4: malformed" },
+  }
+  for _, c in ipairs(cases) do
+    it(c[1], function()
+      local grid, msg = astar.parse_movingai(c[2])
+      assert.is_nil(grid)
+      assert.is_truthy(msg:find(c[3], 1, true), msg)
+    end)
+  end
+end)
