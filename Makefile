@@ -63,7 +63,7 @@ bench: build/5.4/astar/core.so build/jit/astar/core.so build/bench/cdriver
 
 # Sanitizers: the 5.4 module built with ASan+UBSan, run by the stock lua5.4
 # with the ASan runtime preloaded.  Any report fails the run.
-SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 build/asan/astar/core.so: $(CORE_SRC) $(BIND_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(SAN_FLAGS) -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)

@@ -288,3 +288,17 @@ describe("tie-breaking and determinism", function()
     end
   end)
 end)
+
+describe("costs at the edge of the float range", function()
+  it("sums past the float maximum without trouble", function()
+    -- each step costs ~3e38 (just under the 32-bit float maximum): the
+    -- path's cost goes past what a float holds, so the search must sum in
+    -- double and still order its open list sensibly
+    local g = astar.new(5, 1, { cost = 3e38 })
+    local path, cost = g:find_path(1, 1, 5, 1)
+    assert.are.same({ 1, 1, 2, 1, 3, 1, 4, 1, 5, 1 }, path)
+    local step = g:get_cost(2, 1)
+    assert.are.equal(4 * step, cost)
+    assert.is_true(cost > 1e39)
+  end)
+end)

@@ -18,6 +18,7 @@
 #include "astar.h"
 #include "internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -160,7 +161,9 @@ static inline uint64_t quantise(double f, double inv_q) {
 }
 
 static inline uint32_t tie_bits(double g) {
-  float f = (float)g;
+  /* beyond FLT_MAX, C99 leaves double -> float undefined unless the
+   * platform follows Annex F (then it is inf): clamp, to be portable */
+  float f = g < (double)FLT_MAX ? (float)g : FLT_MAX;
   uint32_t bits;
   memcpy(&bits, &f, sizeof bits);
   return bits;
