@@ -10,11 +10,11 @@
  */
 #include "astar.h"
 #include "compat.h"
+#include "lua_args.h"
 
 #include <lauxlib.h>
 #include <lua.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,122 +28,6 @@ typedef struct lgrid {
   void *alloc_ud;
 } lgrid;
 
-/* ---- errors ---- */
-
-#if defined(__GNUC__) || defined(__clang__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
-
-static int arg_error(lua_State *L, int arg, const char *fname,
-                     const char *fmt, ...) PRINTF_LIKE(4, 5);
-static int arg_error(lua_State *L, int arg, const char *fname,
-                     const char *fmt, ...) {
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, fname, msg);
-}
-
-/* A short description of the value at idx for messages: numbers by value
- * (the same text on every version), strings quoted, others by type. */
-static const char *describe(lua_State *L, int idx, char *buf, size_t size) {
-  switch (lua_type(L, idx)) {
-  case LUA_TNUMBER: {
-    double v = (double)lua_tonumber(L, idx);
-    if (v != v)
-      snprintf(buf, size, "nan");
-    else if (isinf(v))
-      snprintf(buf, size, v > 0 ? "inf" : "-inf");
-    else
-      snprintf(buf, size, "%.14g", v);
-    return buf;
-  }
-  case LUA_TSTRING: {
-    size_t len;
-    const char *s = lua_tolstring(L, idx, &len);
-    snprintf(buf, size, "'%.40s%s'", s, len > 40 ? "..." : "");
-    return buf;
-  }
-  case LUA_TBOOLEAN:
-    return lua_toboolean(L, idx) ? "true" : "false";
-  default:
-    return luaL_typename(L, idx);
-  }
-}
-
-static void raise_status(lua_State *L, int status, const char *fname) {
-  switch (status) {
-  case ASTAR_ENOMEM: luaL_error(L, "not enough memory"); break;
-  case ASTAR_EBUSY:
-    luaL_error(L, "%s: the grid is busy with a search (called from inside "
-                  "a search on the same grid)", fname);
-    break;
-  default: luaL_error(L, "%s: internal error %d", fname, status); break;
-  }
-}
-
-/* ---- argument checks ---- */
-
-/* An integer in [lo, hi]; name is what the argument is called. */
-static int32_t check_int(lua_State *L, int arg, const char *fname,
-                         const char *name, int32_t lo, int32_t hi,
-                         const char *range_word) {
-  char buf[64];
-  double v;
-  if (lua_type(L, arg) != LUA_TNUMBER)
-    arg_error(L, arg, fname, "%s must be an integer, got %s", name,
-              describe(L, arg, buf, sizeof buf));
-  v = (double)lua_tonumber(L, arg);
-  if (!(v == floor(v)) || isinf(v))
-    arg_error(L, arg, fname, "%s must be an integer, got %s", name,
-              describe(L, arg, buf, sizeof buf));
-  if (v < lo || v > hi)
-    arg_error(L, arg, fname, "%s %s %d..%d, got %s", name, range_word,
-              (int)lo, (int)hi, describe(L, arg, buf, sizeof buf));
-  return (int32_t)v;
-}
-
-static int32_t check_x(lua_State *L, int arg, const char *fname,
-                       const char *name, const astar_grid *g) {
-  return check_int(L, arg, fname, name, 1, g->width, "out of range") - 1;
-}
-
-static int32_t check_y(lua_State *L, int arg, const char *fname,
-                       const char *name, const astar_grid *g) {
-  return check_int(L, arg, fname, name, 1, g->height, "out of range") - 1;
-}
-
-/* Reads a tile value at idx: a cost (returned > 0) or false (returns 0).
- * Anything else: 0 and *ok = 0. */
-static float tile_value(lua_State *L, int idx, int *ok) {
-  *ok = 1;
-  if (lua_type(L, idx) == LUA_TBOOLEAN && !lua_toboolean(L, idx)) return 0.0f;
-  if (lua_type(L, idx) == LUA_TNUMBER) {
-    double c = (double)lua_tonumber(L, idx);
-    if (astar_cost_ok(c)) return (float)c;
-  }
-  *ok = 0;
-  return 0.0f;
-}
-
-#define COST_RULE "a positive finite number or false"
-
-/* A cost or false at arg; returns the cost, or 0 for false (blocked). */
-static float check_cost(lua_State *L, int arg, const char *fname,
-                        const char *name) {
-  int ok;
-  char buf[64];
-  float c = tile_value(L, arg, &ok);
-  if (!ok)
-    arg_error(L, arg, fname, "%s must be " COST_RULE ", got %s", name,
-              describe(L, arg, buf, sizeof buf));
-  return c;
-}
-
 static lgrid *to_grid(lua_State *L, int idx) {
   lgrid *ud = (lgrid *)lua_touserdata(L, idx);
   if (ud == NULL || !lua_getmetatable(L, idx)) return NULL;
@@ -156,74 +40,12 @@ static astar_grid *check_grid(lua_State *L, const char *fname) {
   char buf[64];
   lgrid *ud = to_grid(L, 1);
   if (ud == NULL)
-    arg_error(L, 1, fname, "grid expected, got %s",
-              describe(L, 1, buf, sizeof buf));
+    la_error(L, 1, fname, "grid expected, got %s",
+              la_describe(L, 1, buf, sizeof buf));
   /* cppcheck-suppress nullPointerRedundantCheck ; arg_error never returns */
   if (ud->g.cost == NULL) luaL_error(L, "%s: the grid is closed", fname);
-  if (ud->g.busy) raise_status(L, ASTAR_EBUSY, fname);
+  if (ud->g.busy) la_raise(L, ASTAR_EBUSY, fname);
   return &ud->g;
-}
-
-/* Options tables: a table (or nil) whose keys must all be known names. */
-static int check_options(lua_State *L, int arg, const char *fname,
-                         const char *const known[]) {
-  char buf[64];
-  int t = lua_type(L, arg);
-  if (t == LUA_TNONE || t == LUA_TNIL) return 0;
-  if (t != LUA_TTABLE)
-    arg_error(L, arg, fname, "options must be a table, got %s",
-              describe(L, arg, buf, sizeof buf));
-  lua_pushnil(L);
-  while (lua_next(L, arg)) {
-    int i, found = 0;
-    lua_pop(L, 1);
-    if (lua_type(L, -1) != LUA_TSTRING)
-      arg_error(L, arg, fname, "option names must be strings, got %s",
-                describe(L, -1, buf, sizeof buf));
-    for (i = 0; known[i] != NULL; i++)
-      if (strcmp(lua_tostring(L, -1), known[i]) == 0) found = 1;
-    if (!found)
-      arg_error(L, arg, fname, "unknown option %s",
-                describe(L, -1, buf, sizeof buf));
-  }
-  return 1;
-}
-
-/* Index of the string option `name` in values[] (or dflt when absent). */
-static int option_enum(lua_State *L, int arg, const char *fname,
-                       const char *name, const char *const values[],
-                       const char *list, int dflt) {
-  char buf[64];
-  int i, result = dflt;
-  lua_getfield(L, arg, name);
-  if (!lua_isnil(L, -1)) {
-    result = -1;
-    if (lua_type(L, -1) == LUA_TSTRING)
-      for (i = 0; values[i] != NULL; i++)
-        if (strcmp(lua_tostring(L, -1), values[i]) == 0) result = i;
-    if (result < 0)
-      arg_error(L, arg, fname, "%s must be one of %s, got %s", name, list,
-                describe(L, -1, buf, sizeof buf));
-  }
-  lua_pop(L, 1);
-  return result;
-}
-
-/* A number option in [lo, hi] (or dflt when absent). */
-static double option_number(lua_State *L, int arg, const char *fname,
-                            const char *name, double lo, double hi,
-                            const char *rule, double dflt) {
-  char buf[64];
-  double v = dflt;
-  lua_getfield(L, arg, name);
-  if (!lua_isnil(L, -1)) {
-    v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
-    if (!(v >= lo && v <= hi))
-      arg_error(L, arg, fname, "%s must be %s, got %s", name, rule,
-                describe(L, -1, buf, sizeof buf));
-  }
-  lua_pop(L, 1);
-  return v;
 }
 
 /* ---- grid creation and movement options ---- */
@@ -254,11 +76,11 @@ static astar_grid *push_grid(lua_State *L, int32_t w, int32_t h,
   ud->alloc = lua_getallocf(L, &ud->alloc_ud);
   st = astar_grid_init(&ud->g, w, h, lua_alloc_adapter, ud);
   if (st == ASTAR_ETOOBIG)
-    arg_error(L, warg, fname,
+    la_error(L, warg, fname,
               "grid too large: %d x %d tiles (at most %u with a one-tile "
               "border)",
               (int)w, (int)h, (unsigned)ASTAR_MAX_PADDED_TILES);
-  if (st != ASTAR_OK) raise_status(L, st, fname);
+  if (st != ASTAR_OK) la_raise(L, st, fname);
   /* The collector sees only the small userdata, not the arrays behind it:
    * make it do the work that allocating them would have caused, so a game
    * that makes a big grid per level does not pile up dead ones. */
@@ -274,12 +96,12 @@ static const char *const new_keys[] = {"diagonals", "cardinal", "diagonal",
 /* Applies diagonals/cardinal/diagonal from the options at arg. */
 static void apply_movement(lua_State *L, astar_grid *g, int arg,
                            const char *fname) {
-  int rule = option_enum(L, arg, fname, "diagonals", diagonal_names,
+  int rule = la_enum(L, arg, fname, "diagonals", diagonal_names,
                          DIAGONAL_LIST, g->diagonal);
-  double c = option_number(L, arg, fname, "cardinal", ASTAR_MIN_STEP_LENGTH,
+  double c = la_number(L, arg, fname, "cardinal", ASTAR_MIN_STEP_LENGTH,
                            ASTAR_MAX_STEP_LENGTH, LENGTH_RULE,
                            g->cardinal_length);
-  double d = option_number(L, arg, fname, "diagonal", ASTAR_MIN_STEP_LENGTH,
+  double d = la_number(L, arg, fname, "diagonal", ASTAR_MIN_STEP_LENGTH,
                            ASTAR_MAX_STEP_LENGTH, LENGTH_RULE,
                            g->diagonal_length);
   if (astar_grid_set_movement(g, rule, c, d) != ASTAR_OK)
@@ -289,21 +111,21 @@ static void apply_movement(lua_State *L, astar_grid *g, int arg,
 /* Checks the options of a constructor before the grid exists, then applies
  * them: a bad option never leaves a half-made grid behind in a variable. */
 static void check_new_options(lua_State *L, int arg, const char *fname) {
-  if (!check_options(L, arg, fname, new_keys)) return;
-  (void)option_enum(L, arg, fname, "diagonals", diagonal_names,
+  if (!la_options(L, arg, fname, new_keys)) return;
+  (void)la_enum(L, arg, fname, "diagonals", diagonal_names,
                     DIAGONAL_LIST, 0);
-  (void)option_number(L, arg, fname, "cardinal", ASTAR_MIN_STEP_LENGTH,
+  (void)la_number(L, arg, fname, "cardinal", ASTAR_MIN_STEP_LENGTH,
                       ASTAR_MAX_STEP_LENGTH, LENGTH_RULE, 1.0);
-  (void)option_number(L, arg, fname, "diagonal", ASTAR_MIN_STEP_LENGTH,
+  (void)la_number(L, arg, fname, "diagonal", ASTAR_MIN_STEP_LENGTH,
                       ASTAR_MAX_STEP_LENGTH, LENGTH_RULE, 1.0);
   lua_getfield(L, arg, "cost");
   if (!lua_isnil(L, -1)) {
     int ok;
     char buf[64];
-    (void)tile_value(L, -1, &ok);
+    (void)la_tile_value(L, -1, &ok);
     if (!ok)
-      arg_error(L, arg, fname, "cost must be " COST_RULE ", got %s",
-                describe(L, -1, buf, sizeof buf));
+      la_error(L, arg, fname, "cost must be " COST_RULE ", got %s",
+                la_describe(L, -1, buf, sizeof buf));
   }
   lua_pop(L, 1);
 }
@@ -315,7 +137,7 @@ static void apply_new_options(lua_State *L, astar_grid *g, int arg,
   lua_getfield(L, arg, "cost");
   if (!lua_isnil(L, -1)) {
     int ok;
-    float c = tile_value(L, -1, &ok);
+    float c = la_tile_value(L, -1, &ok);
     astar_grid_fill(g, 0, 0, g->width, g->height, c, c > 0.0f ? 0 : 1);
   }
   lua_pop(L, 1);
@@ -323,8 +145,8 @@ static void apply_new_options(lua_State *L, astar_grid *g, int arg,
 
 /* astar.new(width, height [, options]) */
 static int l_new(lua_State *L) {
-  int32_t w = check_int(L, 1, "new", "width", 1, ASTAR_MAX_SIDE, "out of range");
-  int32_t h = check_int(L, 2, "new", "height", 1, ASTAR_MAX_SIDE,
+  int32_t w = la_int(L, 1, "new", "width", 1, ASTAR_MAX_SIDE, "out of range");
+  int32_t h = la_int(L, 2, "new", "height", 1, ASTAR_MAX_SIDE,
                         "out of range");
   astar_grid *g;
   check_new_options(L, 3, "new");
@@ -356,8 +178,8 @@ static void check_legend(lua_State *L, int arg, const char *fname,
     return;
   }
   if (t != LUA_TTABLE)
-    arg_error(L, arg, fname, "legend must be a table, got %s",
-              describe(L, arg, buf, sizeof buf));
+    la_error(L, arg, fname, "legend must be a table, got %s",
+              la_describe(L, arg, buf, sizeof buf));
   memset(legend, 0, sizeof *legend);
   lua_pushnil(L);
   while (lua_next(L, arg)) {
@@ -367,15 +189,15 @@ static void check_legend(lua_State *L, int arg, const char *fname,
     unsigned char ch;
     if (lua_type(L, -2) != LUA_TSTRING ||
         (lua_tolstring(L, -2, &len), len != 1))
-      arg_error(L, arg, fname, "legend keys must be single characters, got %s",
-                describe(L, -2, buf, sizeof buf));
+      la_error(L, arg, fname, "legend keys must be single characters, got %s",
+                la_describe(L, -2, buf, sizeof buf));
     ch = (unsigned char)lua_tostring(L, -2)[0];
-    c = tile_value(L, -1, &ok);
+    c = la_tile_value(L, -1, &ok);
     if (!ok) {
       char vbuf[64];
-      arg_error(L, arg, fname, "legend[%s] must be " COST_RULE ", got %s",
-                describe(L, -2, buf, sizeof buf),
-                describe(L, -1, vbuf, sizeof vbuf));
+      la_error(L, arg, fname, "legend[%s] must be " COST_RULE ", got %s",
+                la_describe(L, -2, buf, sizeof buf),
+                la_describe(L, -1, vbuf, sizeof vbuf));
     }
     legend->kind[ch] = c > 0.0f ? ASTAR_LEGEND_COST : ASTAR_LEGEND_BLOCKED;
     legend->cost[ch] = c;
@@ -427,22 +249,14 @@ static const char *push_parse_error(lua_State *L, const astar_parse_error *e,
 static void text_error(lua_State *L, int arg, const char *fname,
                        const astar_parse_error *e) {
   const char *msg = push_parse_error(L, e, 0);
-  arg_error(L, arg, fname, "%s", msg);
+  la_error(L, arg, fname, "%s", msg);
 }
 
-static const char *check_text(lua_State *L, int arg, const char *fname,
-                              size_t *len) {
-  char buf[64];
-  if (lua_type(L, arg) != LUA_TSTRING)
-    arg_error(L, arg, fname, "text must be a string, got %s",
-              describe(L, arg, buf, sizeof buf));
-  return lua_tolstring(L, arg, len);
-}
 
 /* astar.from_string(text [, legend [, options]]) */
 static int l_from_string(lua_State *L) {
   size_t len;
-  const char *s = check_text(L, 1, "from_string", &len);
+  const char *s = la_text(L, 1, "from_string", &len);
   astar_legend legend;
   astar_parse_error e;
   int32_t w, h;
@@ -461,7 +275,7 @@ static int l_from_string(lua_State *L) {
 /* astar.parse_movingai(text [, options]) -> grid | nil, message */
 static int l_parse_movingai(lua_State *L) {
   size_t len, body;
-  const char *s = check_text(L, 1, "parse_movingai", &len);
+  const char *s = la_text(L, 1, "parse_movingai", &len);
   astar_legend legend;
   astar_parse_error e;
   int32_t w, h;
@@ -488,7 +302,7 @@ static int l_parse_movingai(lua_State *L) {
 static int g_load_string(lua_State *L) {
   astar_grid *g = check_grid(L, "load_string");
   size_t len;
-  const char *s = check_text(L, 2, "load_string", &len);
+  const char *s = la_text(L, 2, "load_string", &len);
   astar_legend legend;
   astar_parse_error e;
   check_legend(L, 3, "load_string", &legend);
@@ -512,19 +326,19 @@ static void table_tiles(lua_State *L, astar_grid *g, int arg,
   lua_pop(L, 1);
   n = compat_rawlen(L, arg);
   if (rows && n != (size_t)h)
-    arg_error(L, arg, fname, "expected %d rows, got %d", (int)h, (int)n);
+    la_error(L, arg, fname, "expected %d rows, got %d", (int)h, (int)n);
   if (!rows && n != (size_t)w * (size_t)h)
-    arg_error(L, arg, fname,
+    la_error(L, arg, fname,
               "expected %d rows or %.0f flat entries (%d x %d), got %.0f",
               (int)h, (double)w * h, (int)w, (int)h, (double)n);
   for (y = 0; y < h; y++) {
     if (rows) {
       lua_rawgeti(L, arg, y + 1);
       if (lua_type(L, -1) != LUA_TTABLE)
-        arg_error(L, arg, fname, "row %d must be a table, got %s", (int)y + 1,
-                  describe(L, -1, buf, sizeof buf));
+        la_error(L, arg, fname, "row %d must be a table, got %s", (int)y + 1,
+                  la_describe(L, -1, buf, sizeof buf));
       if (compat_rawlen(L, -1) != (size_t)w)
-        arg_error(L, arg, fname, "row %d has %d entries, expected %d",
+        la_error(L, arg, fname, "row %d has %d entries, expected %d",
                   (int)y + 1, (int)compat_rawlen(L, -1), (int)w);
     }
     for (x = 0; x < w; x++) {
@@ -534,11 +348,11 @@ static void table_tiles(lua_State *L, astar_grid *g, int arg,
         lua_rawgeti(L, -1, x + 1);
       else
         lua_rawgeti(L, arg, y * w + x + 1);
-      c = tile_value(L, -1, &ok);
+      c = la_tile_value(L, -1, &ok);
       if (!ok)
-        arg_error(L, arg, fname, "row %d, column %d: cost must be " COST_RULE
+        la_error(L, arg, fname, "row %d, column %d: cost must be " COST_RULE
                   ", got %s", (int)y + 1, (int)x + 1,
-                  describe(L, -1, buf, sizeof buf));
+                  la_describe(L, -1, buf, sizeof buf));
       if (apply) astar_grid_put(g, astar_index(g, x, y), c, c > 0.0f);
       lua_pop(L, 1);
     }
@@ -547,18 +361,11 @@ static void table_tiles(lua_State *L, astar_grid *g, int arg,
   if (apply) astar_grid_refresh(g);
 }
 
-static void check_table_arg(lua_State *L, int arg, const char *fname,
-                            const char *name) {
-  char buf[64];
-  if (lua_type(L, arg) != LUA_TTABLE)
-    arg_error(L, arg, fname, "%s must be a table, got %s", name,
-              describe(L, arg, buf, sizeof buf));
-}
 
 /* grid:load(t) */
 static int g_load(lua_State *L) {
   astar_grid *g = check_grid(L, "load");
-  check_table_arg(L, 2, "load", "tiles");
+  la_table(L, 2, "load", "tiles");
   table_tiles(L, g, 2, "load", 0);
   table_tiles(L, g, 2, "load", 1);
   return 0;
@@ -569,16 +376,16 @@ static int l_from_table(lua_State *L) {
   char buf[64];
   size_t h, w;
   astar_grid *g;
-  check_table_arg(L, 1, "from_table", "rows");
+  la_table(L, 1, "from_table", "rows");
   h = compat_rawlen(L, 1);
   lua_rawgeti(L, 1, 1);
   if (lua_type(L, -1) != LUA_TTABLE)
-    arg_error(L, 1, "from_table", "row 1 must be a table, got %s",
-              describe(L, -1, buf, sizeof buf));
+    la_error(L, 1, "from_table", "row 1 must be a table, got %s",
+              la_describe(L, -1, buf, sizeof buf));
   w = compat_rawlen(L, -1);
   lua_pop(L, 1);
   if (w < 1 || w > ASTAR_MAX_SIDE || h > ASTAR_MAX_SIDE)
-    arg_error(L, 1, "from_table", "rows must have 1..%d entries, got %.0f x "
+    la_error(L, 1, "from_table", "rows must have 1..%d entries, got %.0f x "
               "%.0f", ASTAR_MAX_SIDE, (double)w, (double)h);
   check_new_options(L, 2, "from_table");
   g = push_grid(L, (int32_t)w, (int32_t)h, "from_table", 1);
@@ -609,8 +416,8 @@ static int g_height(lua_State *L) {
 
 static int g_get_cost(lua_State *L) {
   astar_grid *g = check_grid(L, "get_cost");
-  int32_t x = check_x(L, 2, "get_cost", "x", g);
-  int32_t y = check_y(L, 3, "get_cost", "y", g);
+  int32_t x = la_x(L, 2, "get_cost", "x", g);
+  int32_t y = la_y(L, 3, "get_cost", "y", g);
   if (astar_grid_is_blocked(g, x, y))
     lua_pushboolean(L, 0);
   else
@@ -620,9 +427,9 @@ static int g_get_cost(lua_State *L) {
 
 static int g_set_cost(lua_State *L) {
   astar_grid *g = check_grid(L, "set_cost");
-  int32_t x = check_x(L, 2, "set_cost", "x", g);
-  int32_t y = check_y(L, 3, "set_cost", "y", g);
-  float c = check_cost(L, 4, "set_cost", "cost");
+  int32_t x = la_x(L, 2, "set_cost", "x", g);
+  int32_t y = la_y(L, 3, "set_cost", "y", g);
+  float c = la_cost(L, 4, "set_cost", "cost");
   if (c > 0.0f)
     astar_grid_set_cost(g, x, y, c);
   else
@@ -632,8 +439,8 @@ static int g_set_cost(lua_State *L) {
 
 static int g_is_blocked(lua_State *L) {
   astar_grid *g = check_grid(L, "is_blocked");
-  int32_t x = check_x(L, 2, "is_blocked", "x", g);
-  int32_t y = check_y(L, 3, "is_blocked", "y", g);
+  int32_t x = la_x(L, 2, "is_blocked", "x", g);
+  int32_t y = la_y(L, 3, "is_blocked", "y", g);
   lua_pushboolean(L, astar_grid_is_blocked(g, x, y));
   return 1;
 }
@@ -641,12 +448,12 @@ static int g_is_blocked(lua_State *L) {
 static int g_set_blocked(lua_State *L) {
   char buf[64];
   astar_grid *g = check_grid(L, "set_blocked");
-  int32_t x = check_x(L, 2, "set_blocked", "x", g);
-  int32_t y = check_y(L, 3, "set_blocked", "y", g);
+  int32_t x = la_x(L, 2, "set_blocked", "x", g);
+  int32_t y = la_y(L, 3, "set_blocked", "y", g);
   int t = lua_type(L, 4);
   if (t != LUA_TNONE && t != LUA_TNIL && t != LUA_TBOOLEAN)
-    arg_error(L, 4, "set_blocked", "blocked must be a boolean, got %s",
-              describe(L, 4, buf, sizeof buf));
+    la_error(L, 4, "set_blocked", "blocked must be a boolean, got %s",
+              la_describe(L, 4, buf, sizeof buf));
   astar_grid_set_blocked(g, x, y, t == LUA_TBOOLEAN ? lua_toboolean(L, 4) : 1);
   return 0;
 }
@@ -659,7 +466,7 @@ static void fill_area(astar_grid *g, int32_t x, int32_t y, int32_t w,
 /* grid:fill(cost) */
 static int g_fill(lua_State *L) {
   astar_grid *g = check_grid(L, "fill");
-  float c = check_cost(L, 2, "fill", "cost");
+  float c = la_cost(L, 2, "fill", "cost");
   fill_area(g, 0, 0, g->width, g->height, c);
   return 0;
 }
@@ -667,13 +474,13 @@ static int g_fill(lua_State *L) {
 /* grid:fill_rect(x, y, w, h, cost) */
 static int g_fill_rect(lua_State *L) {
   astar_grid *g = check_grid(L, "fill_rect");
-  int32_t x = check_x(L, 2, "fill_rect", "x", g);
-  int32_t y = check_y(L, 3, "fill_rect", "y", g);
-  int32_t w = check_int(L, 4, "fill_rect", "w", 0, g->width - x,
+  int32_t x = la_x(L, 2, "fill_rect", "x", g);
+  int32_t y = la_y(L, 3, "fill_rect", "y", g);
+  int32_t w = la_int(L, 4, "fill_rect", "w", 0, g->width - x,
                         "out of range");
-  int32_t h = check_int(L, 5, "fill_rect", "h", 0, g->height - y,
+  int32_t h = la_int(L, 5, "fill_rect", "h", 0, g->height - y,
                         "out of range");
-  float c = check_cost(L, 6, "fill_rect", "cost");
+  float c = la_cost(L, 6, "fill_rect", "cost");
   fill_area(g, x, y, w, h, c);
   return 0;
 }
@@ -682,9 +489,9 @@ static int g_set_movement(lua_State *L) {
   char buf[64];
   astar_grid *g = check_grid(L, "set_movement");
   if (lua_type(L, 2) != LUA_TTABLE)
-    arg_error(L, 2, "set_movement", "options must be a table, got %s",
-              describe(L, 2, buf, sizeof buf));
-  check_options(L, 2, "set_movement", movement_keys);
+    la_error(L, 2, "set_movement", "options must be a table, got %s",
+              la_describe(L, 2, buf, sizeof buf));
+  la_options(L, 2, "set_movement", movement_keys);
   apply_movement(L, g, 2, "set_movement");
   return 0;
 }
@@ -759,18 +566,18 @@ static int run_query(lua_State *L, astar_grid *g, const char *fname,
   astar_query q;
   int st;
   astar_query_defaults(&q);
-  q.sx = check_x(L, 2, fname, "sx", g);
-  q.sy = check_y(L, 3, fname, "sy", g);
-  q.gx = check_x(L, 4, fname, "gx", g);
-  q.gy = check_y(L, 5, fname, "gy", g);
-  if (check_options(L, 6, fname, query_keys)) {
-    q.heuristic = option_enum(L, 6, fname, "heuristic", heuristic_names,
+  q.sx = la_x(L, 2, fname, "sx", g);
+  q.sy = la_y(L, 3, fname, "sy", g);
+  q.gx = la_x(L, 4, fname, "gx", g);
+  q.gy = la_y(L, 5, fname, "gy", g);
+  if (la_options(L, 6, fname, query_keys)) {
+    q.heuristic = la_enum(L, 6, fname, "heuristic", heuristic_names,
                               HEURISTIC_LIST, ASTAR_H_DEFAULT);
-    q.weight = option_number(L, 6, fname, "weight", 1.0, 1e9,
+    q.weight = la_number(L, 6, fname, "weight", 1.0, 1e9,
                              "a number in [1, 1e+09]", 1.0);
   }
   st = astar_find_path(g, &q, r);
-  if (st != ASTAR_OK) raise_status(L, st, fname);
+  if (st != ASTAR_OK) la_raise(L, st, fname);
   if (r->outcome == ASTAR_FOUND) return 1;
   lua_pushnil(L);
   lua_pushstring(L, outcome_names[r->outcome]);
@@ -788,8 +595,8 @@ static int g_find_path(lua_State *L) {
   lua_Integer i;
   int out = lua_type(L, 7);
   if (out != LUA_TNONE && out != LUA_TNIL && out != LUA_TTABLE)
-    arg_error(L, 7, "find_path", "out must be a table, got %s",
-              describe(L, 7, buf, sizeof buf));
+    la_error(L, 7, "find_path", "out must be a table, got %s",
+              la_describe(L, 7, buf, sizeof buf));
   if (!run_query(L, g, "find_path", &r)) return 3;
   if (out == LUA_TTABLE)
     lua_pushvalue(L, 7);

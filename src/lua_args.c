@@ -1,0 +1,199 @@
+/*
+ * Argument checks and error messages of the binding.  Every bad argument
+ * raises `bad argument #N to 'name' (what was wrong)` with the same text on
+ * Lua 5.1-5.4 and LuaJIT: numbers are printed by us, never by Lua's
+ * tostring, which differs between versions.
+ */
+#include "lua_args.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- errors ---- */
+
+int la_error(lua_State *L, int arg, const char *fname, const char *fmt,
+             ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, fname, msg);
+}
+
+/* A short description of the value at idx for messages: numbers by value
+ * (the same text on every version), strings quoted, others by type. */
+const char *la_describe(lua_State *L, int idx, char *buf, size_t size) {
+  switch (lua_type(L, idx)) {
+  case LUA_TNUMBER: {
+    double v = (double)lua_tonumber(L, idx);
+    if (v != v)
+      snprintf(buf, size, "nan");
+    else if (isinf(v))
+      snprintf(buf, size, v > 0 ? "inf" : "-inf");
+    else
+      snprintf(buf, size, "%.14g", v);
+    return buf;
+  }
+  case LUA_TSTRING: {
+    size_t len;
+    const char *s = lua_tolstring(L, idx, &len);
+    snprintf(buf, size, "'%.40s%s'", s, len > 40 ? "..." : "");
+    return buf;
+  }
+  case LUA_TBOOLEAN:
+    return lua_toboolean(L, idx) ? "true" : "false";
+  default:
+    return luaL_typename(L, idx);
+  }
+}
+
+void la_raise(lua_State *L, int status, const char *fname) {
+  switch (status) {
+  case ASTAR_ENOMEM: luaL_error(L, "not enough memory"); break;
+  case ASTAR_EBUSY:
+    luaL_error(L, "%s: the grid is busy with a search (called from inside "
+                  "a search on the same grid)", fname);
+    break;
+  default: luaL_error(L, "%s: internal error %d", fname, status); break;
+  }
+}
+
+/* ---- argument checks ---- */
+
+/* An integer in [lo, hi]; name is what the argument is called. */
+int32_t la_int(lua_State *L, int arg, const char *fname,
+                         const char *name, int32_t lo, int32_t hi,
+                         const char *range_word) {
+  char buf[64];
+  double v;
+  if (lua_type(L, arg) != LUA_TNUMBER)
+    la_error(L, arg, fname, "%s must be an integer, got %s", name,
+              la_describe(L, arg, buf, sizeof buf));
+  v = (double)lua_tonumber(L, arg);
+  if (!(v == floor(v)) || isinf(v))
+    la_error(L, arg, fname, "%s must be an integer, got %s", name,
+              la_describe(L, arg, buf, sizeof buf));
+  if (v < lo || v > hi)
+    la_error(L, arg, fname, "%s %s %d..%d, got %s", name, range_word,
+              (int)lo, (int)hi, la_describe(L, arg, buf, sizeof buf));
+  return (int32_t)v;
+}
+
+int32_t la_x(lua_State *L, int arg, const char *fname,
+                       const char *name, const astar_grid *g) {
+  return la_int(L, arg, fname, name, 1, g->width, "out of range") - 1;
+}
+
+int32_t la_y(lua_State *L, int arg, const char *fname,
+                       const char *name, const astar_grid *g) {
+  return la_int(L, arg, fname, name, 1, g->height, "out of range") - 1;
+}
+
+/* Reads a tile value at idx: a cost (returned > 0) or false (returns 0).
+ * Anything else: 0 and *ok = 0. */
+float la_tile_value(lua_State *L, int idx, int *ok) {
+  *ok = 1;
+  if (lua_type(L, idx) == LUA_TBOOLEAN && !lua_toboolean(L, idx)) return 0.0f;
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    double c = (double)lua_tonumber(L, idx);
+    if (astar_cost_ok(c)) return (float)c;
+  }
+  *ok = 0;
+  return 0.0f;
+}
+
+/* A cost or false at arg; returns the cost, or 0 for false (blocked). */
+float la_cost(lua_State *L, int arg, const char *fname,
+                        const char *name) {
+  int ok;
+  char buf[64];
+  float c = la_tile_value(L, arg, &ok);
+  if (!ok)
+    la_error(L, arg, fname, "%s must be " COST_RULE ", got %s", name,
+              la_describe(L, arg, buf, sizeof buf));
+  return c;
+}
+
+
+/* Options tables: a table (or nil) whose keys must all be known names. */
+int la_options(lua_State *L, int arg, const char *fname,
+                         const char *const known[]) {
+  char buf[64];
+  int t = lua_type(L, arg);
+  if (t == LUA_TNONE || t == LUA_TNIL) return 0;
+  if (t != LUA_TTABLE)
+    la_error(L, arg, fname, "options must be a table, got %s",
+              la_describe(L, arg, buf, sizeof buf));
+  lua_pushnil(L);
+  while (lua_next(L, arg)) {
+    int i, found = 0;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING)
+      la_error(L, arg, fname, "option names must be strings, got %s",
+                la_describe(L, -1, buf, sizeof buf));
+    for (i = 0; known[i] != NULL; i++)
+      if (strcmp(lua_tostring(L, -1), known[i]) == 0) found = 1;
+    if (!found)
+      la_error(L, arg, fname, "unknown option %s",
+                la_describe(L, -1, buf, sizeof buf));
+  }
+  return 1;
+}
+
+/* Index of the string option `name` in values[] (or dflt when absent). */
+int la_enum(lua_State *L, int arg, const char *fname,
+                       const char *name, const char *const values[],
+                       const char *list, int dflt) {
+  char buf[64];
+  int i, result = dflt;
+  lua_getfield(L, arg, name);
+  if (!lua_isnil(L, -1)) {
+    result = -1;
+    if (lua_type(L, -1) == LUA_TSTRING)
+      for (i = 0; values[i] != NULL; i++)
+        if (strcmp(lua_tostring(L, -1), values[i]) == 0) result = i;
+    if (result < 0)
+      la_error(L, arg, fname, "%s must be one of %s, got %s", name, list,
+                la_describe(L, -1, buf, sizeof buf));
+  }
+  lua_pop(L, 1);
+  return result;
+}
+
+/* A number option in [lo, hi] (or dflt when absent). */
+double la_number(lua_State *L, int arg, const char *fname,
+                            const char *name, double lo, double hi,
+                            const char *rule, double dflt) {
+  char buf[64];
+  double v = dflt;
+  lua_getfield(L, arg, name);
+  if (!lua_isnil(L, -1)) {
+    v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+    if (!(v >= lo && v <= hi))
+      la_error(L, arg, fname, "%s must be %s, got %s", name, rule,
+                la_describe(L, -1, buf, sizeof buf));
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+
+const char *la_text(lua_State *L, int arg, const char *fname,
+                              size_t *len) {
+  char buf[64];
+  if (lua_type(L, arg) != LUA_TSTRING)
+    la_error(L, arg, fname, "text must be a string, got %s",
+              la_describe(L, arg, buf, sizeof buf));
+  return lua_tolstring(L, arg, len);
+}
+
+void la_table(lua_State *L, int arg, const char *fname,
+                            const char *name) {
+  char buf[64];
+  if (lua_type(L, arg) != LUA_TTABLE)
+    la_error(L, arg, fname, "%s must be a table, got %s", name,
+              la_describe(L, arg, buf, sizeof buf));
+}

@@ -1,0 +1,54 @@
+/* Argument checks and error messages shared by the binding's files. */
+#ifndef ASTAR_LUA_ARGS_H
+#define ASTAR_LUA_ARGS_H
+
+#include "astar.h"
+#include "compat.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+#define COST_RULE "a positive finite number or false"
+
+/* Raises `bad argument #arg to 'fname' (message)`; never returns. */
+int la_error(lua_State *L, int arg, const char *fname, const char *fmt, ...)
+    PRINTF_LIKE(4, 5);
+/* The value at idx for messages: numbers by value, strings quoted, others
+ * by type name. */
+const char *la_describe(lua_State *L, int idx, char *buf, size_t size);
+/* Raises the error for a core status (out of memory, busy, ...). */
+void la_raise(lua_State *L, int status, const char *fname);
+
+/* An integer in [lo, hi] at arg; name is what the argument is called and
+ * range_word the phrase before the range ("out of range"). */
+int32_t la_int(lua_State *L, int arg, const char *fname, const char *name,
+               int32_t lo, int32_t hi, const char *range_word);
+/* A 1-based x or y of grid g at arg, returned 0-based. */
+int32_t la_x(lua_State *L, int arg, const char *fname, const char *name,
+             const astar_grid *g);
+int32_t la_y(lua_State *L, int arg, const char *fname, const char *name,
+             const astar_grid *g);
+/* A tile value at idx: cost (> 0) or false (0); *ok = 0 for anything else. */
+float la_tile_value(lua_State *L, int idx, int *ok);
+/* A cost or false at arg: the cost, or 0 for false (blocked). */
+float la_cost(lua_State *L, int arg, const char *fname, const char *name);
+
+/* An options table (or nil: returns 0) whose keys must all be in known. */
+int la_options(lua_State *L, int arg, const char *fname,
+               const char *const known[]);
+/* Index in values of the string option `name`, or dflt when absent. */
+int la_enum(lua_State *L, int arg, const char *fname, const char *name,
+            const char *const values[], const char *list, int dflt);
+/* A number option in [lo, hi], or dflt when absent. */
+double la_number(lua_State *L, int arg, const char *fname, const char *name,
+                 double lo, double hi, const char *rule, double dflt);
+
+/* A string at arg (the text of a map). */
+const char *la_text(lua_State *L, int arg, const char *fname, size_t *len);
+/* A table at arg; name is what it is called. */
+void la_table(lua_State *L, int arg, const char *fname, const char *name);
+
+#endif
