@@ -70,15 +70,14 @@ extern const int8_t astar_dir_dy[8];
 #define ASTAR_MIN_STEP_LENGTH 1e-9
 
 /* One open-list entry (24 bytes).  An open node's g lives here, not in a
- * per-tile array.  key holds the bits of f (quantised so equal f values
- * compare equal) and tie the bits of g as a float: for values >= 0 the bit
- * patterns order like the numbers, so comparisons are integer comparisons.
- * The heap keeps each open node's position (decrease-key), so it never
- * holds two entries for one node. */
+ * per-tile array.  key holds the bits of f, quantised so equal f values
+ * compare equal: for values >= 0 the bit patterns order like the numbers,
+ * so the key comparison is an integer one; among equal keys the larger g
+ * comes first.  The heap keeps each open node's position (decrease-key),
+ * so it never holds two entries for one node. */
 typedef struct astar_heap_entry {
   uint64_t key;
   double g;
-  uint32_t tie; /* larger g first among equal keys */
   uint32_t node;
 } astar_heap_entry;
 

@@ -9,7 +9,7 @@
  *  - a tile's legal moves are one byte (grid.c keeps them in step);
  *  - the open list is a binary heap with decrease-key: each open node knows
  *    its position, so the heap holds no stale duplicates; entries carry
- *    key, g, tie and node, compared as integers, so comparisons never chase
+ *    key (compared as an integer), g and node, so comparisons never chase
  *    pointers, and an open node's g lives in its entry (a closed node's g
  *    is never read again: the goal's comes off the heap);
  *  - keys are f quantised to a fixed grid (2^-24 of the cheapest step), so
@@ -18,7 +18,6 @@
 #include "astar.h"
 #include "internal.h"
 
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -160,21 +159,12 @@ static inline uint64_t quantise(double f, double inv_q) {
   return bits;
 }
 
-static inline uint32_t tie_bits(double g) {
-  /* beyond FLT_MAX, C99 leaves double -> float undefined unless the
-   * platform follows Annex F (then it is inf): clamp, to be portable */
-  float f = g < (double)FLT_MAX ? (float)g : FLT_MAX;
-  uint32_t bits;
-  memcpy(&bits, &f, sizeof bits);
-  return bits;
-}
-
 /* ---- open list: binary heap, smallest key first, then largest g ----
  * Every move of an entry records its new index in pos[node]. */
 
 static inline int entry_less(const astar_heap_entry *a,
                              const astar_heap_entry *b) {
-  return a->key < b->key || (a->key == b->key && a->tie > b->tie);
+  return a->key < b->key || (a->key == b->key && a->g > b->g);
 }
 
 /* Moves e up from index i to its place. */
@@ -281,7 +271,6 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     astar_heap_entry e;
     e.key = quantise(heuristic_at(&h, q->sx, q->sy), inv_q);
     e.g = 0.0;
-    e.tie = 0;
     e.node = start;
     heap_up(heap, pos, n++, e);
   }
@@ -330,7 +319,6 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
           ng + heuristic_at(&h, ux + astar_dir_dx[d], uy + astar_dir_dy[d]),
           inv_q);
       e.g = ng;
-      e.tie = tie_bits(ng);
       e.node = v;
       heap_up(heap, pos, at, e);
     }
