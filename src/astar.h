@@ -25,7 +25,11 @@ enum {
   ASTAR_ETOOBIG = -2, /* a size is zero, negative or overflows a limit */
   ASTAR_EINVAL = -3, /* an argument is outside its domain */
   ASTAR_EBUSY = -4, /* a search on this grid is already running */
-  ASTAR_EPARSE = -5 /* text that does not follow its format */
+  ASTAR_EPARSE = -5, /* text that does not follow its format */
+  ASTAR_ECALLBACK = -6, /* a cost callback asked the search to stop */
+  ASTAR_EBOUND = -7 /* a callback's cost is below the stated lower bound
+                       (the heuristic would overestimate); see
+                       astar_result.bad_* */
 };
 
 /* Outcomes of a search: expected results, not errors. */
@@ -69,6 +73,52 @@ extern const int8_t astar_dir_dy[8];
 #define ASTAR_MAX_STEP_LENGTH 1e9
 #define ASTAR_MIN_STEP_LENGTH 1e-9
 
+/* Terrain classes and unit classes.  Every tile has a terrain class
+ * (0..255, 0 at first).  A unit class maps each terrain class to a cost
+ * multiplier (0 = impassable) and may add costs or limits for height
+ * differences.  A unit's cost on a tile is table[terrain] * the tile's
+ * stored cost (the weight layer).  Unit 0 is the default one: every terrain
+ * 1, no height rule, until it is redefined. */
+#define ASTAR_TERRAINS 256
+#define ASTAR_MAX_UNITS 32
+#define ASTAR_MAX_HEIGHT 1e15
+
+/* Running minimum of a float layer: exact while count > 0; when the last
+ * holder of the minimum is raised it turns dirty and is rescanned lazily. */
+typedef struct astar_min {
+  float value;
+  uint32_t count;
+  int dirty;
+} astar_min;
+
+typedef struct astar_unit {
+  float table[ASTAR_TERRAINS]; /* terrain -> multiplier; 0 = impassable */
+  double climb, descend;       /* extra cost per unit of rise / of drop */
+  double max_climb, max_drop;  /* steps rising / dropping more are banned;
+                                  HUGE_VAL = no limit */
+  /* The unit's own layers, used when its table is not all 1 or it has a
+   * height limit (otherwise it reads the grid's layers and these are
+   * NULL): cost (HUGE_VAL where the terrain is impassable to it), legal
+   * moves and passability.  stale: rebuilt (O(tiles)) before next use. */
+  int own;
+  int stale;
+  float *cost;
+  uint8_t *moves;
+  uint64_t *passable;
+  astar_min min;
+} astar_unit;
+
+/* What a search reads for one unit class.  height is NULL unless the unit
+ * pays for climbing or descending. */
+typedef struct astar_layer {
+  const float *cost;
+  const uint8_t *moves;
+  const uint64_t *passable;
+  double min_cost; /* a lower bound of every cost a step can enter */
+  const float *height;
+  double climb, descend;
+} astar_layer;
+
 /* One open-list entry (24 bytes).  An open node's g lives here, not in a
  * per-tile array.  key holds the bits of f, quantised so equal f values
  * compare equal: for values >= 0 the bit patterns order like the numbers,
@@ -89,6 +139,11 @@ typedef struct astar_heap_entry {
  * Per tile:            cost (float)            4 bytes
  *                      moves (legal-move mask) 1 byte
  *                      passable bit            1/8 byte
+ * Optional, allocated on first use:
+ *                      terrain class           1 byte
+ *                      height (float)          4 bytes
+ *                      per unit class with its own layers: 5 1/8 bytes
+ *                      tile-callback memo      16 bytes
  * Search scratch:      heap position           4 bytes
  *                      stamp (generation, closed flag, parent direction)
  *                                              4 bytes
@@ -107,17 +162,19 @@ typedef struct astar_grid {
   double step_length[8];  /* per direction */
   int32_t offset[8];      /* index delta per direction */
   /* cheapest stored cost over all tiles (blocked ones included, which keeps
-     it a valid lower bound); recomputed lazily when the last tile holding
-     the minimum is raised */
-  float min_cost;
-  uint32_t min_count;
-  int min_dirty;
+     it a valid lower bound) */
+  astar_min min;
+  uint8_t *terrain;       /* NULL: every tile is terrain 0 */
+  float *heights;         /* NULL: every tile at height 0 */
+  astar_unit *units[ASTAR_MAX_UNITS]; /* NULL: undefined (unit 0: default) */
+  int units_own;          /* how many units have their own layers */
   /* search scratch, allocated on the first search and reused */
   uint32_t *heap_pos; /* an open node's index in heap */
   uint32_t *stamp;
   uint32_t generation;
   astar_heap_entry *heap;
   size_t heap_cap;
+  struct astar_memo *memo; /* tile-callback results, with generation */
   int busy;
   /* last search, for path extraction */
   uint32_t last_start, last_goal;
@@ -160,6 +217,35 @@ void astar_grid_refresh(astar_grid *g);
 /* Cheapest cost that a step can enter (recomputed if stale). */
 float astar_grid_min_cost(astar_grid *g);
 
+/* Terrain and heights.  The first write allocates the layer (ENOMEM). */
+int astar_grid_set_terrain(astar_grid *g, int32_t x, int32_t y, int terrain);
+int astar_grid_get_terrain(const astar_grid *g, int32_t x, int32_t y);
+int astar_grid_fill_terrain(astar_grid *g, int32_t x, int32_t y, int32_t w,
+                            int32_t h, int terrain);
+/* height: finite, |height| <= ASTAR_MAX_HEIGHT */
+int astar_grid_set_height(astar_grid *g, int32_t x, int32_t y, double height);
+double astar_grid_get_height(const astar_grid *g, int32_t x, int32_t y);
+/* Bulk writes, like astar_grid_put: call astar_grid_refresh afterwards.
+ * Call astar_grid_use_terrain / astar_grid_use_height first. */
+int astar_grid_use_terrain(astar_grid *g);
+int astar_grid_use_height(astar_grid *g);
+void astar_grid_put_terrain(astar_grid *g, uint32_t i, int terrain);
+void astar_grid_put_height(astar_grid *g, uint32_t i, float height);
+
+/* Units.  define (re)sets unit u (0 <= u < ASTAR_MAX_UNITS) from a table of
+ * ASTAR_TERRAINS multipliers (each 0 or a positive finite float) and its
+ * height rule (climb, descend >= 0; limits >= 0 or HUGE_VAL).  O(1): the
+ * unit's layers are rebuilt at its next use. */
+int astar_unit_define(astar_grid *g, int unit, const float *table,
+                      double climb, double descend, double max_climb,
+                      double max_drop);
+int astar_unit_defined(const astar_grid *g, int unit);
+/* Unit u's cost on tile (x, y): 0 when the tile is impassable to it. */
+double astar_unit_cost(const astar_grid *g, int unit, int32_t x, int32_t y);
+/* Fills *out with what a search for unit u reads, rebuilding the unit's
+ * layers if they are stale (ENOMEM; EINVAL for an undefined unit). */
+int astar_grid_layer(astar_grid *g, int unit, astar_layer *out);
+
 static inline uint32_t astar_index(const astar_grid *g, int32_t x,
                                    int32_t y) {
   return (uint32_t)(y + 1) * (uint32_t)g->stride + (uint32_t)(x + 1);
@@ -170,11 +256,15 @@ static inline void astar_xy(const astar_grid *g, uint32_t i, int32_t *x,
   *x = (int32_t)(i % (uint32_t)g->stride) - 1;
 }
 
-/* Text maps.  A legend maps each byte to a cost or to "blocked". */
-enum { ASTAR_LEGEND_UNSET = 0, ASTAR_LEGEND_COST, ASTAR_LEGEND_BLOCKED };
+/* Text maps.  A legend maps each byte to a cost or to "blocked", and
+ * optionally a terrain class; TERRAIN sets only the terrain class and
+ * keeps the tile's cost and passability. */
+enum { ASTAR_LEGEND_UNSET = 0, ASTAR_LEGEND_COST, ASTAR_LEGEND_BLOCKED,
+       ASTAR_LEGEND_TERRAIN };
 typedef struct astar_legend {
   uint8_t kind[256];
   float cost[256];
+  int16_t terrain[256]; /* terrain class + 1; 0: keep the tile's terrain */
 } astar_legend;
 
 /* Where a parse failed (1-based line and column, 0 when not applicable). */
@@ -199,7 +289,7 @@ const char *astar_parse_error_text(int code);
 int astar_text_shape(const char *s, size_t n, int32_t *width,
                      int32_t *height, astar_parse_error *err);
 /* Fill g from text of exactly g's shape through the legend.  On error no
- * tile has changed. */
+ * tile has changed (ENOMEM: the terrain layer could not be allocated). */
 int astar_grid_load_text(astar_grid *g, const char *s, size_t n,
                          const astar_legend *legend, astar_parse_error *err);
 
@@ -210,11 +300,31 @@ int astar_movingai_header(const char *s, size_t n, int32_t *width,
 /* The benchmark's legend: . G S passable (cost 1); @ O T W blocked. */
 void astar_movingai_legend(astar_legend *legend);
 
+/* Cost callbacks.  A tile callback gets a tile and the unit's cost there
+ * (never a tile impassable to the unit) and writes the cost to use (> 0,
+ * finite) or 0 for impassable into *out.  A move callback gets a step and
+ * its cost as computed so far and writes the step's cost, or 0.  Both
+ * return ASTAR_OK, or any other value to stop the search (astar_find_path
+ * then returns ASTAR_ECALLBACK).  The tile callback runs at most once per
+ * tile per search, the move callback at most once per step. */
+typedef int (*astar_tile_fn)(void *ud, int32_t x, int32_t y, double cost,
+                             double *out);
+typedef int (*astar_move_fn)(void *ud, int32_t x1, int32_t y1, int32_t x2,
+                             int32_t y2, double cost, double *out);
+
 /* Search. */
 typedef struct astar_query {
   int32_t sx, sy, gx, gy; /* 0-based, in range */
   int heuristic;          /* ASTAR_H_* */
   double weight;          /* >= 1; > 1 is weighted A* (not optimal) */
+  int unit;               /* unit class, 0 = default */
+  astar_tile_fn tile_fn;  /* optional */
+  astar_move_fn move_fn;  /* optional */
+  void *fn_ud;
+  /* Lower bound of a tile's cost (a step of length L costs >= L * it).
+   * 0: the unit's cheapest tile cost.  With callbacks the search checks
+   * it and stops with ASTAR_EBOUND if a callback goes below it. */
+  double min_cost;
 } astar_query;
 
 typedef struct astar_result {
@@ -222,6 +332,10 @@ typedef struct astar_result {
   double cost;        /* path cost when found */
   uint32_t expanded;  /* nodes taken off the open list and expanded */
   uint32_t length;    /* tiles on the path, start and goal included */
+  /* ASTAR_EBOUND: the step (or tile: x1 == x2, y1 == y2), its cost and
+   * the bound it broke */
+  int32_t bad_x1, bad_y1, bad_x2, bad_y2;
+  double bad_cost, bad_bound;
 } astar_result;
 
 void astar_query_defaults(astar_query *q);

@@ -21,7 +21,8 @@ static int padded_tiles(int32_t w, int32_t h, uint32_t *n) {
   return 1;
 }
 
-static size_t bitmap_words(uint32_t ntiles) { return (ntiles + 63u) / 64u; }
+size_t astar__bitmap_words(uint32_t ntiles) { return (ntiles + 63u) / 64u; }
+#define bitmap_words astar__bitmap_words
 
 size_t astar_grid_bytes(int32_t w, int32_t h, int with_scratch) {
   uint32_t n;
@@ -42,18 +43,20 @@ size_t astar_grid_memory(const astar_grid *g) {
   if (g->heap_pos != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
   if (g->stamp != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
   total += (size_t)g->heap_cap * sizeof(astar_heap_entry);
-  return total;
+  return total + astar__units_memory(g);
 }
 
-static void *grid_alloc(astar_grid *g, size_t count, size_t elem) {
+void *astar__alloc(astar_grid *g, size_t count, size_t elem) {
   size_t bytes = astar__mul_size(count, elem);
   if (bytes == 0) return NULL;
   return g->alloc(g->alloc_ud, NULL, 0, bytes);
 }
 
-static void grid_free(astar_grid *g, void *p, size_t count, size_t elem) {
+void astar__free(astar_grid *g, void *p, size_t count, size_t elem) {
   if (p != NULL) g->alloc(g->alloc_ud, p, count * elem, 0);
 }
+#define grid_alloc astar__alloc
+#define grid_free astar__free
 
 void astar_grid_zero(astar_grid *g) { memset(g, 0, sizeof *g); }
 
@@ -66,34 +69,34 @@ void astar_grid_release(astar_grid *g) {
   grid_free(g, g->heap_pos, n, sizeof(uint32_t));
   grid_free(g, g->stamp, n, sizeof(uint32_t));
   grid_free(g, g->heap, g->heap_cap, sizeof(astar_heap_entry));
+  astar__units_release(g);
   astar_grid_zero(g);
 }
 
 static inline int is_open(const astar_grid *g, uint32_t i) {
-  return (int)((g->passable[i >> 6] >> (i & 63)) & 1u);
+  return astar__bit(g->passable, i);
 }
 
 static inline void set_open(astar_grid *g, uint32_t i, int open) {
-  uint64_t bit = (uint64_t)1 << (i & 63);
-  if (open)
-    g->passable[i >> 6] |= bit;
-  else
-    g->passable[i >> 6] &= ~bit;
+  astar__set_bit(g->passable, i, open);
 }
 
-/* The legal moves out of tile i.  They depend on the neighbours only, not
- * on i itself, so a blocked tile still knows its way out. */
-static uint8_t compute_moves(const astar_grid *g, uint32_t i) {
+/* The legal moves out of tile i over passability bits: they depend on the
+ * neighbours only, not on i itself, so a blocked tile still knows its way
+ * out. */
+uint8_t astar__moves(const astar_grid *g, const uint64_t *bits, uint32_t i) {
   uint32_t s = (uint32_t)g->stride;
-  unsigned n = (unsigned)is_open(g, i - s), e = (unsigned)is_open(g, i + 1);
-  unsigned so = (unsigned)is_open(g, i + s), w = (unsigned)is_open(g, i - 1);
+  unsigned n = (unsigned)astar__bit(bits, i - s);
+  unsigned e = (unsigned)astar__bit(bits, i + 1);
+  unsigned so = (unsigned)astar__bit(bits, i + s);
+  unsigned w = (unsigned)astar__bit(bits, i - 1);
   unsigned m = n << ASTAR_N | e << ASTAR_E | so << ASTAR_S | w << ASTAR_W;
   unsigned ne, se, sw, nw;
   if (g->diagonal == ASTAR_DIAG_NEVER) return (uint8_t)m;
-  ne = (unsigned)is_open(g, i - s + 1);
-  se = (unsigned)is_open(g, i + s + 1);
-  sw = (unsigned)is_open(g, i + s - 1);
-  nw = (unsigned)is_open(g, i - s - 1);
+  ne = (unsigned)astar__bit(bits, i - s + 1);
+  se = (unsigned)astar__bit(bits, i + s + 1);
+  sw = (unsigned)astar__bit(bits, i + s - 1);
+  nw = (unsigned)astar__bit(bits, i - s - 1);
   switch (g->diagonal) {
   case ASTAR_DIAG_BOTH_FREE:
     ne &= n & e; se &= so & e; sw &= so & w; nw &= n & w;
@@ -109,19 +112,31 @@ static uint8_t compute_moves(const astar_grid *g, uint32_t i) {
 }
 
 /* Recompute the masks of the interior tiles in the padded rectangle
- * [px0, px1] x [py0, py1] (padded coordinates, clipped here). */
-static void refresh_moves(astar_grid *g, int32_t px0, int32_t py0,
-                          int32_t px1, int32_t py1) {
+ * [px0, px1] x [py0, py1] (padded coordinates, clipped here), for the grid
+ * (u == NULL) or a unit with its own layers. */
+void astar__refresh_moves(astar_grid *g, const astar_unit *u, int32_t px0,
+                          int32_t py0, int32_t px1, int32_t py1) {
   int32_t x, y;
+  uint8_t *moves = u != NULL ? u->moves : g->moves;
+  const uint64_t *bits = u != NULL ? u->passable : g->passable;
   if (px0 < 1) px0 = 1;
   if (py0 < 1) py0 = 1;
   if (px1 > g->width) px1 = g->width;
   if (py1 > g->height) py1 = g->height;
   for (y = py0; y <= py1; y++) {
     uint32_t row = (uint32_t)y * (uint32_t)g->stride;
-    for (x = px0; x <= px1; x++)
-      g->moves[row + (uint32_t)x] = compute_moves(g, row + (uint32_t)x);
+    for (x = px0; x <= px1; x++) {
+      uint32_t i = row + (uint32_t)x;
+      uint8_t m = astar__moves(g, bits, i);
+      if (u != NULL) m = astar__height_filter(g, u, i, m);
+      moves[i] = m;
+    }
   }
+}
+
+static void refresh_moves(astar_grid *g, int32_t px0, int32_t py0,
+                          int32_t px1, int32_t py1) {
+  astar__refresh_moves(g, NULL, px0, py0, px1, py1);
 }
 
 static void refresh_all_moves(astar_grid *g) {
@@ -147,6 +162,7 @@ int astar_grid_set_movement(astar_grid *g, int diagonal, double cardinal,
     g->offset[d] = astar_dir_dy[d] * (int32_t)s + astar_dir_dx[d];
   }
   refresh_all_moves(g);
+  astar__units_stale(g);
   return ASTAR_OK;
 }
 
@@ -174,9 +190,9 @@ int astar_grid_init(astar_grid *g, int32_t w, int32_t h,
   memset(g->passable, 0, bitmap_words(n) * sizeof(uint64_t));
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) set_open(g, astar_index(g, x, y), 1);
-  g->min_cost = 1.0f;
-  g->min_count = (uint32_t)w * (uint32_t)h;
-  g->min_dirty = 0;
+  g->min.value = 1.0f;
+  g->min.count = (uint32_t)w * (uint32_t)h;
+  g->min.dirty = 0;
   g->last_outcome = ASTAR_NO_PATH;
   return astar_grid_set_movement(g, ASTAR_DIAG_BOTH_FREE, 1.0, sqrt(2.0));
 }
@@ -188,51 +204,54 @@ int astar_cost_ok(double cost) {
   return f > 0.0f; /* not flushed to zero */
 }
 
-/* Keep min_cost a lower bound of every stored cost.  Raising the last tile
- * that holds the minimum marks it stale; astar_grid_min_cost rescans. */
-static void min_remove(astar_grid *g, float c) {
-  if (!g->min_dirty && c == g->min_cost && --g->min_count == 0)
-    g->min_dirty = 1;
+/* Keep m->value a lower bound of every stored cost.  Raising the last
+ * tile that holds the minimum marks it dirty; a rescan follows lazily. */
+void astar__min_remove(astar_min *m, float c) {
+  if (!m->dirty && c == m->value && --m->count == 0) m->dirty = 1;
 }
 
-static void min_add(astar_grid *g, float c) {
-  if (g->min_dirty) return;
-  if (c < g->min_cost) {
-    g->min_cost = c;
-    g->min_count = 1;
-  } else if (c == g->min_cost) {
-    g->min_count++;
+void astar__min_add(astar_min *m, float c) {
+  if (m->dirty) return;
+  if (c < m->value) {
+    m->value = c;
+    m->count = 1;
+  } else if (c == m->value) {
+    m->count++;
   }
+}
+
+/* Rescans the interior tiles of a cost layer. */
+void astar__min_scan(const astar_grid *g, const float *cost, astar_min *m) {
+  int32_t x, y;
+  float v = cost[astar_index(g, 0, 0)];
+  uint32_t count = 0;
+  for (y = 0; y < g->height; y++) {
+    const float *row = cost + astar_index(g, 0, y);
+    for (x = 0; x < g->width; x++) {
+      if (row[x] < v) {
+        v = row[x];
+        count = 1;
+      } else if (row[x] == v) {
+        count++;
+      }
+    }
+  }
+  m->value = v;
+  m->count = count;
+  m->dirty = 0;
 }
 
 float astar_grid_min_cost(astar_grid *g) {
-  if (g->min_dirty) {
-    int32_t x, y;
-    float m = g->cost[astar_index(g, 0, 0)];
-    uint32_t count = 0;
-    for (y = 0; y < g->height; y++) {
-      const float *row = g->cost + astar_index(g, 0, y);
-      for (x = 0; x < g->width; x++) {
-        if (row[x] < m) {
-          m = row[x];
-          count = 1;
-        } else if (row[x] == m) {
-          count++;
-        }
-      }
-    }
-    g->min_cost = m;
-    g->min_count = count;
-    g->min_dirty = 0;
-  }
-  return g->min_cost;
+  if (g->min.dirty) astar__min_scan(g, g->cost, &g->min);
+  return g->min.value;
 }
 
 static void store_cost(astar_grid *g, uint32_t i, float cost) {
   if (g->cost[i] == cost) return;
-  min_remove(g, g->cost[i]);
+  astar__min_remove(&g->min, g->cost[i]);
   g->cost[i] = cost;
-  min_add(g, cost);
+  astar__min_add(&g->min, cost);
+  if (g->units_own) astar__units_cost_changed(g, i);
 }
 
 static void store_open(astar_grid *g, int32_t x, int32_t y, uint32_t i,
@@ -241,6 +260,7 @@ static void store_open(astar_grid *g, int32_t x, int32_t y, uint32_t i,
   set_open(g, i, open);
   /* the tile's own moves do not depend on it; its 8 neighbours' do */
   refresh_moves(g, x, y, x + 2, y + 2);
+  if (g->units_own) astar__units_tile_changed(g, x, y, i);
 }
 
 void astar_grid_set_cost(astar_grid *g, int32_t x, int32_t y, float cost) {
@@ -265,7 +285,9 @@ int astar_grid_is_blocked(const astar_grid *g, int32_t x, int32_t y) {
 void astar_grid_fill(astar_grid *g, int32_t x0, int32_t y0, int32_t w,
                      int32_t h, float cost, int blocked) {
   int32_t x, y;
+  int units = g->units_own;
   if (w <= 0 || h <= 0) return;
+  g->units_own = 0; /* no per-tile unit updates: they go stale below */
   for (y = y0; y < y0 + h; y++) {
     for (x = x0; x < x0 + w; x++) {
       uint32_t i = astar_index(g, x, y);
@@ -273,13 +295,22 @@ void astar_grid_fill(astar_grid *g, int32_t x0, int32_t y0, int32_t w,
       if (blocked >= 0) set_open(g, i, !blocked);
     }
   }
+  g->units_own = units;
   /* padded coordinates of the rectangle, grown by one tile */
   if (blocked >= 0) refresh_moves(g, x0, y0, x0 + w + 1, y0 + h + 1);
+  astar__units_stale(g);
 }
 
 void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open) {
-  if (cost > 0.0f) store_cost(g, i, cost);
+  if (cost > 0.0f && g->cost[i] != cost) {
+    astar__min_remove(&g->min, g->cost[i]);
+    g->cost[i] = cost;
+    astar__min_add(&g->min, cost);
+  }
   set_open(g, i, open);
 }
 
-void astar_grid_refresh(astar_grid *g) { refresh_all_moves(g); }
+void astar_grid_refresh(astar_grid *g) {
+  refresh_all_moves(g);
+  astar__units_stale(g);
+}

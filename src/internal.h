@@ -4,11 +4,49 @@
 
 #include "astar.h"
 
-
 /* a * b, or 0 when it overflows size_t */
 static inline size_t astar__mul_size(size_t a, size_t b) {
   if (a != 0 && b > SIZE_MAX / a) return 0;
   return a * b;
 }
+
+static inline int astar__bit(const uint64_t *bits, uint32_t i) {
+  return (int)((bits[i >> 6] >> (i & 63)) & 1u);
+}
+
+static inline void astar__set_bit(uint64_t *bits, uint32_t i, int on) {
+  uint64_t bit = (uint64_t)1 << (i & 63);
+  if (on)
+    bits[i >> 6] |= bit;
+  else
+    bits[i >> 6] &= ~bit;
+}
+
+/* A tile callback's result, valid in search generation gen. */
+typedef struct astar_memo {
+  double cost;
+  uint32_t gen;
+} astar__memo;
+
+/* grid.c */
+void *astar__alloc(astar_grid *g, size_t count, size_t elem);
+void astar__free(astar_grid *g, void *p, size_t count, size_t elem);
+size_t astar__bitmap_words(uint32_t ntiles);
+uint8_t astar__moves(const astar_grid *g, const uint64_t *bits, uint32_t i);
+void astar__refresh_moves(astar_grid *g, const astar_unit *u, int32_t px0,
+                          int32_t py0, int32_t px1, int32_t py1);
+void astar__min_remove(astar_min *m, float c);
+void astar__min_add(astar_min *m, float c);
+void astar__min_scan(const astar_grid *g, const float *cost, astar_min *m);
+
+/* units.c: keeping the units' own layers in step with the grid's */
+uint8_t astar__height_filter(const astar_grid *g, const astar_unit *u,
+                             uint32_t i, uint8_t moves);
+void astar__units_cost_changed(astar_grid *g, uint32_t i);
+void astar__units_tile_changed(astar_grid *g, int32_t x, int32_t y,
+                               uint32_t i);
+void astar__units_stale(astar_grid *g);
+void astar__units_release(astar_grid *g);
+size_t astar__units_memory(const astar_grid *g);
 
 #endif

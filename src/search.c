@@ -207,71 +207,117 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
   if (q->sy < 0 || q->sy >= G->height || q->gy < 0 || q->gy >= G->height)
     return 0;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_ZERO) return 0;
+  if (!(q->min_cost >= 0.0 && q->min_cost <= 3.5e38)) return 0;
   return q->weight >= 1.0 && q->weight <= 1e9;
 }
 
-static inline int tile_open(const astar_grid *G, uint32_t i) {
-  return (int)((G->passable[i >> 6] >> (i & 63)) & 1u);
+/* What one search needs besides the grid.  mode says which of the costly
+ * extras are on, so the plain loop is compiled without them. */
+enum { MODE_HEIGHT = 1, MODE_TILE_FN = 2, MODE_MOVE_FN = 4 };
+
+typedef struct search {
+  astar_grid *G;
+  const astar_query *q;
+  astar_result *r;
+  astar_layer L;
+  heuristic h;
+  double inv_q, bound;
+  uint32_t start, goal, tag;
+} search;
+
+static int bound_broken(search *S, uint32_t from, uint32_t to, double cost,
+                        double bound) {
+  astar_result *r = S->r;
+  astar_xy(S->G, from, &r->bad_x1, &r->bad_y1);
+  astar_xy(S->G, to, &r->bad_x2, &r->bad_y2);
+  r->bad_cost = cost;
+  r->bad_bound = bound;
+  return ASTAR_EBOUND;
 }
 
-int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
-  uint32_t start, goal, open_tag, gen;
-  double min_cost, min_step, inv_q;
-  heuristic h;
-  astar_heap_entry *heap;
-  size_t n = 0;
-  const uint8_t *moves;
-  const float *cost;
-  uint32_t *pos;
-  uint32_t *stamp;
+/* The tile callback's cost for tile v (0: impassable), memoized. */
+static int tile_value(search *S, uint32_t v, double *out) {
+  astar__memo *memo = S->G->memo + v;
+  int32_t x, y;
+  double c = 0.0;
+  if (memo->gen == S->tag) {
+    *out = memo->cost;
+    return ASTAR_OK;
+  }
+  astar_xy(S->G, v, &x, &y);
+  if (S->q->tile_fn(S->q->fn_ud, x, y, (double)S->L.cost[v], &c) != ASTAR_OK)
+    return ASTAR_ECALLBACK;
+  if (c > 0.0 && c < S->bound) return bound_broken(S, v, v, c, S->bound);
+  memo->cost = c > 0.0 ? c : 0.0;
+  memo->gen = S->tag;
+  *out = memo->cost;
+  return ASTAR_OK;
+}
+
+/* The legal moves out of u once the tile callback has had its say: a tile
+ * it closes is impassable, for the corner rule too. */
+static int callback_moves(search *S, uint32_t u, unsigned *moves) {
+  unsigned m = *moves, keep = 0, d;
+  double c;
+  int st;
+  static const unsigned corner[4][2] = {{ASTAR_N, ASTAR_E},
+                                        {ASTAR_S, ASTAR_E},
+                                        {ASTAR_S, ASTAR_W},
+                                        {ASTAR_N, ASTAR_W}};
+  for (d = 0; d < 8; d++) {
+    uint32_t v;
+    if (!(m & (1u << d))) continue;
+    if (d >= 4) {
+      unsigned a = (keep >> corner[d - 4][0]) & 1u;
+      unsigned b = (keep >> corner[d - 4][1]) & 1u;
+      int diag = S->G->diagonal;
+      if (diag == ASTAR_DIAG_BOTH_FREE && !(a & b)) continue;
+      if (diag == ASTAR_DIAG_ONE_FREE && !(a | b)) continue;
+    }
+    v = (uint32_t)((int32_t)u + S->G->offset[d]);
+    if ((st = tile_value(S, v, &c)) != ASTAR_OK) return st;
+    if (c > 0.0) keep |= 1u << d;
+  }
+  *moves = keep;
+  return ASTAR_OK;
+}
+
+static int ensure_memo(astar_grid *G) {
+  if (G->memo == NULL) {
+    uint32_t i;
+    G->memo = astar__alloc(G, G->ntiles, sizeof(astar__memo));
+    if (G->memo == NULL) return ASTAR_ENOMEM;
+    for (i = 0; i < G->ntiles; i++) G->memo[i].gen = 0;
+  }
+  return ASTAR_OK;
+}
+
+/* The loop.  Inlined with a constant mode for the plain search, so the
+ * extras cost nothing there. */
+static inline int run(search *S, const int mode) {
+  astar_grid *G = S->G;
+  const uint8_t *moves = S->L.moves;
+  const float *cost = S->L.cost;
+  const float *height = S->L.height;
+  uint32_t *pos = G->heap_pos;
+  uint32_t *stamp = G->stamp;
+  astar_heap_entry *heap = G->heap;
+  const uint32_t open_tag = S->tag, goal = S->goal;
+  const double inv_q = S->inv_q;
   uint32_t expanded = 0;
+  size_t n = 0;
   int32_t offset[8];
   double length[8];
-  int st;
+  int st = ASTAR_OK;
 
-  memset(r, 0, sizeof *r);
-  r->outcome = ASTAR_NO_PATH;
-  if (!query_ok(G, q)) return ASTAR_EINVAL;
-  if (G->busy) return ASTAR_EBUSY;
-  start = astar_index(G, q->sx, q->sy);
-  goal = astar_index(G, q->gx, q->gy);
-  G->last_start = start;
-  G->last_goal = goal;
-  G->last_outcome = ASTAR_NO_PATH;
-  if (!tile_open(G, start)) {
-    r->outcome = G->last_outcome = ASTAR_START_BLOCKED;
-    return ASTAR_OK;
-  }
-  if (!tile_open(G, goal)) {
-    r->outcome = G->last_outcome = ASTAR_GOAL_BLOCKED;
-    return ASTAR_OK;
-  }
-  if ((st = ensure_scratch(G)) != ASTAR_OK) return st;
-
-  min_cost = (double)astar_grid_min_cost(G);
-  heuristic_init(&h, G, q, min_cost);
-  min_step = G->cardinal_length;
-  if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal_length < min_step)
-    min_step = G->diagonal_length;
-  inv_q = 16777216.0 / (min_cost * min_step);
-
-  gen = next_generation(G);
-  open_tag = gen;
-  moves = G->moves;
-  cost = G->cost;
-  pos = G->heap_pos;
-  stamp = G->stamp;
-  heap = G->heap;
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
-  G->busy = 1;
-
-  stamp[start] = open_tag;
+  stamp[S->start] = open_tag;
   {
     astar_heap_entry e;
-    e.key = quantise(heuristic_at(&h, q->sx, q->sy), inv_q);
+    e.key = quantise(heuristic_at(&S->h, S->q->sx, S->q->sy), inv_q);
     e.g = 0.0;
-    e.node = start;
+    e.node = S->start;
     heap_up(heap, pos, n++, e);
   }
 
@@ -286,29 +332,54 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     expanded++;
     if (u == goal) {
       G->last_outcome = ASTAR_FOUND;
-      r->cost = gu;
+      S->r->cost = gu;
       break;
     }
     astar_xy(G, u, &ux, &uy);
     m = moves[u];
+    if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)
+      break;
     while (m) {
       unsigned d = lowest_bit(m);
       uint32_t v = (uint32_t)((int32_t)u + offset[d]);
-      double ng = gu + length[d] * (double)cost[v];
+      double step, ng;
       uint32_t sv = stamp[v];
       astar_heap_entry e;
       size_t at;
       m &= m - 1;
-      if ((sv & STAMP_GEN_MASK) == open_tag) { /* seen in this search */
-        if (sv & STAMP_CLOSED) continue;
+      if ((sv & STAMP_GEN_MASK) == open_tag && (sv & STAMP_CLOSED)) continue;
+      if (mode & MODE_TILE_FN)
+        step = length[d] * G->memo[v].cost;
+      else
+        step = length[d] * (double)cost[v];
+      if (mode & MODE_HEIGHT) {
+        double dh = (double)height[v] - (double)height[u];
+        step += dh > 0.0 ? S->L.climb * dh : -S->L.descend * dh;
+      }
+      if (mode & MODE_MOVE_FN) {
+        double c = 0.0;
+        int32_t vx = ux + astar_dir_dx[d], vy = uy + astar_dir_dy[d];
+        if (S->q->move_fn(S->q->fn_ud, ux, uy, vx, vy, step, &c) !=
+            ASTAR_OK) {
+          st = ASTAR_ECALLBACK;
+          break;
+        }
+        if (!(c > 0.0)) continue;
+        if (c < S->bound * length[d]) {
+          st = bound_broken(S, u, v, c, S->bound * length[d]);
+          break;
+        }
+        step = c;
+      }
+      ng = gu + step;
+      if ((sv & STAMP_GEN_MASK) == open_tag) { /* open in this search */
         at = pos[v];
         if (ng >= heap[at].g) continue;
       } else {
         if (n == G->heap_cap) {
           if (grow_heap(G) != ASTAR_OK) {
-            G->busy = 0;
-            G->last_outcome = ASTAR_NO_PATH;
-            return ASTAR_ENOMEM;
+            st = ASTAR_ENOMEM;
+            break;
           }
           heap = G->heap;
         }
@@ -316,18 +387,96 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
       }
       stamp[v] = open_tag | d;
       e.key = quantise(
-          ng + heuristic_at(&h, ux + astar_dir_dx[d], uy + astar_dir_dy[d]),
+          ng + heuristic_at(&S->h, ux + astar_dir_dx[d], uy + astar_dir_dy[d]),
           inv_q);
       e.g = ng;
       e.node = v;
       heap_up(heap, pos, at, e);
     }
+    if (st != ASTAR_OK) break;
   }
+  S->r->expanded = expanded;
+  return st;
+}
+
+static int run_plain(search *S) { return run(S, 0); }
+static int run_height(search *S) { return run(S, MODE_HEIGHT); }
+static int run_any(search *S, int mode) { return run(S, mode); }
+
+int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
+  search S;
+  double min_step;
+  int st, mode = 0;
+
+  memset(r, 0, sizeof *r);
+  r->outcome = ASTAR_NO_PATH;
+  if (!query_ok(G, q)) return ASTAR_EINVAL;
+  if (G->busy) return ASTAR_EBUSY;
+  if ((st = astar_grid_layer(G, q->unit, &S.L)) != ASTAR_OK) return st;
+  S.G = G;
+  S.q = q;
+  S.r = r;
+  S.start = astar_index(G, q->sx, q->sy);
+  S.goal = astar_index(G, q->gx, q->gy);
+  G->last_start = S.start;
+  G->last_goal = S.goal;
+  G->last_outcome = ASTAR_NO_PATH;
+  if (!astar__bit(S.L.passable, S.start)) {
+    r->outcome = G->last_outcome = ASTAR_START_BLOCKED;
+    return ASTAR_OK;
+  }
+  if (!astar__bit(S.L.passable, S.goal)) {
+    r->outcome = G->last_outcome = ASTAR_GOAL_BLOCKED;
+    return ASTAR_OK;
+  }
+  if ((st = ensure_scratch(G)) != ASTAR_OK) return st;
+  if (q->tile_fn != NULL && (st = ensure_memo(G)) != ASTAR_OK) return st;
+  if (S.L.height != NULL) mode |= MODE_HEIGHT;
+  if (q->tile_fn != NULL) mode |= MODE_TILE_FN;
+  if (q->move_fn != NULL) mode |= MODE_MOVE_FN;
+
+  /* the heuristic's scale: a lower bound of every tile cost.  A stated
+   * bound is checked against what the callbacks return; without them it
+   * may only lower the unit's own bound. */
+  S.bound = S.L.min_cost;
+  if (q->min_cost > 0.0 &&
+      (q->min_cost < S.bound || (mode & (MODE_TILE_FN | MODE_MOVE_FN))))
+    S.bound = q->min_cost;
+  heuristic_init(&S.h, G, q, S.bound);
+  min_step = G->cardinal_length;
+  if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal_length < min_step)
+    min_step = G->diagonal_length;
+  S.inv_q = 16777216.0 / (S.bound * min_step);
+  S.tag = next_generation(G);
+
+  G->busy = 1;
+  if (mode & MODE_TILE_FN) { /* a goal the callback closes */
+    double c = 1.0;
+    if (S.goal != S.start && (st = tile_value(&S, S.goal, &c)) != ASTAR_OK) {
+      G->busy = 0;
+      return st;
+    }
+    if (!(c > 0.0)) {
+      G->busy = 0;
+      r->outcome = G->last_outcome = ASTAR_GOAL_BLOCKED;
+      return ASTAR_OK;
+    }
+  }
+  if (mode == 0)
+    st = run_plain(&S);
+  else if (mode == MODE_HEIGHT)
+    st = run_height(&S);
+  else
+    st = run_any(&S, mode);
   G->busy = 0;
-  r->expanded = expanded;
+  if (st != ASTAR_OK) {
+    G->last_outcome = ASTAR_NO_PATH;
+    r->cost = 0.0;
+    return st;
+  }
   r->outcome = G->last_outcome;
   if (r->outcome == ASTAR_FOUND) {
-    uint32_t node = goal, len = 1;
+    uint32_t node = S.goal, len = 1;
     while (astar_path_prev(G, &node)) len++;
     r->length = len;
   }

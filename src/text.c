@@ -119,6 +119,11 @@ int astar_grid_load_text(astar_grid *g, const char *s, size_t n,
     set_error(err, ASTAR_PERR_ROW_COUNT, row, 0, g->height, row);
     return ASTAR_EPARSE;
   }
+  /* the only allocation comes before the first write */
+  for (c = 0; c < 256; c++)
+    if (legend->kind[c] != ASTAR_LEGEND_UNSET && legend->terrain[c] > 0 &&
+        astar_grid_use_terrain(g) != ASTAR_OK)
+      return ASTAR_ENOMEM;
   /* second pass: apply */
   pos = 0;
   row = 0;
@@ -126,10 +131,13 @@ int astar_grid_load_text(astar_grid *g, const char *s, size_t n,
     uint32_t base = astar_index(g, 0, row);
     for (x = 0; x < g->width; x++) {
       unsigned char ch = (unsigned char)line[x];
+      uint32_t i = base + (uint32_t)x;
       if (legend->kind[ch] == ASTAR_LEGEND_BLOCKED)
-        astar_grid_put(g, base + (uint32_t)x, 0.0f, 0);
-      else
-        astar_grid_put(g, base + (uint32_t)x, legend->cost[ch], 1);
+        astar_grid_put(g, i, 0.0f, 0);
+      else if (legend->kind[ch] == ASTAR_LEGEND_COST)
+        astar_grid_put(g, i, legend->cost[ch], 1);
+      if (legend->terrain[ch] > 0)
+        astar_grid_put_terrain(g, i, legend->terrain[ch] - 1);
     }
     row++;
   }
