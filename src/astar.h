@@ -258,9 +258,9 @@ static inline void astar_xy(const astar_grid *g, uint32_t i, int32_t *x,
 
 /* Text maps.  A legend maps each byte to a cost or to "blocked", and
  * optionally a terrain class; TERRAIN sets only the terrain class and
- * keeps the tile's cost and passability. */
+ * HEIGHT only the height, keeping the tile's cost and passability. */
 enum { ASTAR_LEGEND_UNSET = 0, ASTAR_LEGEND_COST, ASTAR_LEGEND_BLOCKED,
-       ASTAR_LEGEND_TERRAIN };
+       ASTAR_LEGEND_TERRAIN, ASTAR_LEGEND_HEIGHT /* height = cost[c] */ };
 typedef struct astar_legend {
   uint8_t kind[256];
   float cost[256];

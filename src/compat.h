@@ -12,10 +12,19 @@
 #define compat_rawlen(L, i) lua_objlen(L, i)
 #endif
 
+/* userdata with one user value (a table), and access to it */
 #if LUA_VERSION_NUM >= 504
-#define compat_newuserdata(L, size) lua_newuserdatauv(L, size, 0)
+#define compat_newuserdata(L, size) lua_newuserdatauv(L, size, 1)
+#define compat_getuservalue(L, i) ((void)lua_getiuservalue(L, i, 1))
+#define compat_setuservalue(L, i) ((void)lua_setiuservalue(L, i, 1))
+#elif LUA_VERSION_NUM >= 502
+#define compat_newuserdata(L, size) lua_newuserdata(L, size)
+#define compat_getuservalue(L, i) ((void)lua_getuservalue(L, i))
+#define compat_setuservalue(L, i) lua_setuservalue(L, i)
 #else
 #define compat_newuserdata(L, size) lua_newuserdata(L, size)
+#define compat_getuservalue(L, i) lua_getfenv(L, i)
+#define compat_setuservalue(L, i) ((void)lua_setfenv(L, i))
 #endif
 
 #endif

@@ -11,6 +11,7 @@
 #include "astar.h"
 #include "compat.h"
 #include "lua_args.h"
+#include "lua_grid.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -18,17 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GRID_MT "astar.Grid"
-/* every function gets the grid metatable as upvalue 1 */
-#define GRID_MT_UPVALUE lua_upvalueindex(1)
-
-typedef struct lgrid {
-  astar_grid g;
-  lua_Alloc alloc; /* the state's allocator, captured at creation */
-  void *alloc_ud;
-} lgrid;
-
-static lgrid *to_grid(lua_State *L, int idx) {
+lgrid *lg_to_grid(lua_State *L, int idx) {
   lgrid *ud = (lgrid *)lua_touserdata(L, idx);
   if (ud == NULL || !lua_getmetatable(L, idx)) return NULL;
   if (!lua_rawequal(L, -1, GRID_MT_UPVALUE)) ud = NULL;
@@ -36,9 +27,9 @@ static lgrid *to_grid(lua_State *L, int idx) {
   return ud;
 }
 
-static astar_grid *check_grid(lua_State *L, const char *fname) {
+astar_grid *lg_check_grid(lua_State *L, const char *fname) {
   char buf[64];
-  lgrid *ud = to_grid(L, 1);
+  lgrid *ud = lg_to_grid(L, 1);
   if (ud == NULL)
     la_error(L, 1, fname, "grid expected, got %s",
               la_describe(L, 1, buf, sizeof buf));
@@ -65,14 +56,19 @@ static void *lua_alloc_adapter(void *ud, void *ptr, size_t osize,
   return lg->alloc(lg->alloc_ud, ptr, osize, nsize);
 }
 
-/* Pushes a new grid (with the module's metatable). */
+/* Pushes a new grid (with the module's metatable).  names: the index of
+ * its terrain names table. */
 static astar_grid *push_grid(lua_State *L, int32_t w, int32_t h,
-                             const char *fname, int warg) {
+                             const char *fname, int warg, int names) {
   lgrid *ud = (lgrid *)compat_newuserdata(L, sizeof(lgrid));
   int st;
   astar_grid_zero(&ud->g);
   lua_pushvalue(L, GRID_MT_UPVALUE);
   lua_setmetatable(L, -2);
+  lua_createtable(L, 0, 2); /* user value: names of terrains and units */
+  lua_pushvalue(L, names);
+  lua_setfield(L, -2, "terrain");
+  compat_setuservalue(L, -2);
   ud->alloc = lua_getallocf(L, &ud->alloc_ud);
   st = astar_grid_init(&ud->g, w, h, lua_alloc_adapter, ud);
   if (st == ASTAR_ETOOBIG)
@@ -88,10 +84,12 @@ static astar_grid *push_grid(lua_State *L, int32_t w, int32_t h,
   return &ud->g;
 }
 
+static void check_movement(lua_State *L, int arg, const char *fname);
+
 static const char *const movement_keys[] = {"diagonals", "cardinal",
                                             "diagonal", NULL};
 static const char *const new_keys[] = {"diagonals", "cardinal", "diagonal",
-                                       "cost", NULL};
+                                       "cost", "terrains", NULL};
 
 /* Applies diagonals/cardinal/diagonal from the options at arg. */
 static void apply_movement(lua_State *L, astar_grid *g, int arg,
@@ -109,9 +107,15 @@ static void apply_movement(lua_State *L, astar_grid *g, int arg,
 }
 
 /* Checks the options of a constructor before the grid exists, then applies
- * them: a bad option never leaves a half-made grid behind in a variable. */
-static void check_new_options(lua_State *L, int arg, const char *fname) {
-  if (!la_options(L, arg, fname, new_keys)) return;
+ * them: a bad option never leaves a half-made grid behind in a variable.
+ * Pushes the names table of the `terrains` option; returns its index. */
+static int check_new_options(lua_State *L, int arg, const char *fname) {
+  if (la_options(L, arg, fname, new_keys)) check_movement(L, arg, fname);
+  lc_terrain_option(L, arg, fname);
+  return lua_gettop(L);
+}
+
+static void check_movement(lua_State *L, int arg, const char *fname) {
   (void)la_enum(L, arg, fname, "diagonals", diagonal_names,
                     DIAGONAL_LIST, 0);
   (void)la_number(L, arg, fname, "cardinal", ASTAR_MIN_STEP_LENGTH,
@@ -149,8 +153,10 @@ static int l_new(lua_State *L) {
   int32_t h = la_int(L, 2, "new", "height", 1, ASTAR_MAX_SIDE,
                         "out of range");
   astar_grid *g;
-  check_new_options(L, 3, "new");
-  g = push_grid(L, w, h, "new", 1);
+  int names;
+  lua_settop(L, 3); /* what is pushed next gets indices of its own */
+  names = check_new_options(L, 3, "new");
+  g = push_grid(L, w, h, "new", 1, names);
   apply_new_options(L, g, 3, "new");
   return 1;
 }
@@ -169,8 +175,10 @@ static void default_legend(astar_legend *legend) {
   }
 }
 
+/* A legend at arg: char -> cost, false (wall) or a terrain name (in the
+ * names table at names: passable, cost 1, that terrain). */
 static void check_legend(lua_State *L, int arg, const char *fname,
-                         astar_legend *legend) {
+                         astar_legend *legend, int names) {
   char buf[64];
   int t = lua_type(L, arg);
   if (t == LUA_TNONE || t == LUA_TNIL) {
@@ -192,10 +200,26 @@ static void check_legend(lua_State *L, int arg, const char *fname,
       la_error(L, arg, fname, "legend keys must be single characters, got %s",
                 la_describe(L, -2, buf, sizeof buf));
     ch = (unsigned char)lua_tostring(L, -2)[0];
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      int id = lc_terrain_id(L, -1, names);
+      if (id < 0) {
+        char vbuf[64];
+        la_error(L, arg, fname, "legend[%s] names terrain %s, which is not "
+                 "defined (add it to the terrains option or define_terrain)",
+                 la_describe(L, -2, buf, sizeof buf),
+                 la_describe(L, -1, vbuf, sizeof vbuf));
+      }
+      legend->kind[ch] = ASTAR_LEGEND_COST;
+      legend->cost[ch] = 1.0f;
+      legend->terrain[ch] = (int16_t)(id + 1);
+      lua_pop(L, 1);
+      continue;
+    }
     c = la_tile_value(L, -1, &ok);
     if (!ok) {
       char vbuf[64];
-      la_error(L, arg, fname, "legend[%s] must be " COST_RULE ", got %s",
+      la_error(L, arg, fname, "legend[%s] must be " COST_RULE
+                " or a terrain name, got %s",
                 la_describe(L, -2, buf, sizeof buf),
                 la_describe(L, -1, vbuf, sizeof vbuf));
     }
@@ -246,8 +270,8 @@ static const char *push_parse_error(lua_State *L, const astar_parse_error *e,
   return lua_tostring(L, -1);
 }
 
-static void text_error(lua_State *L, int arg, const char *fname,
-                       const astar_parse_error *e) {
+void lg_text_error(lua_State *L, int arg, const char *fname,
+                   const astar_parse_error *e) {
   const char *msg = push_parse_error(L, e, 0);
   la_error(L, arg, fname, "%s", msg);
 }
@@ -261,14 +285,16 @@ static int l_from_string(lua_State *L) {
   astar_parse_error e;
   int32_t w, h;
   astar_grid *g;
-  check_legend(L, 2, "from_string", &legend);
-  check_new_options(L, 3, "from_string");
+  int names;
+  lua_settop(L, 3);
+  names = check_new_options(L, 3, "from_string");
+  check_legend(L, 2, "from_string", &legend, names);
   if (astar_text_shape(s, len, &w, &h, &e) != ASTAR_OK)
-    text_error(L, 1, "from_string", &e);
-  g = push_grid(L, w, h, "from_string", 1);
+    lg_text_error(L, 1, "from_string", &e);
+  g = push_grid(L, w, h, "from_string", 1, names);
   apply_new_options(L, g, 3, "from_string");
   if (astar_grid_load_text(g, s, len, &legend, &e) != ASTAR_OK)
-    text_error(L, 1, "from_string", &e);
+    lg_text_error(L, 1, "from_string", &e);
   return 1;
 }
 
@@ -280,14 +306,16 @@ static int l_parse_movingai(lua_State *L) {
   astar_parse_error e;
   int32_t w, h;
   astar_grid *g;
-  check_new_options(L, 2, "parse_movingai");
+  int names;
+  lua_settop(L, 2);
+  names = check_new_options(L, 2, "parse_movingai");
   if (astar_movingai_header(s, len, &w, &h, &body, &e) != ASTAR_OK) {
     lua_pushnil(L);
     push_parse_error(L, &e, 0);
     return 2;
   }
   astar_movingai_legend(&legend);
-  g = push_grid(L, w, h, "parse_movingai", 1);
+  g = push_grid(L, w, h, "parse_movingai", 1, names);
   apply_new_options(L, g, 2, "parse_movingai");
   if (astar_grid_load_text(g, s + body, len - body, &legend, &e) !=
       ASTAR_OK) {
@@ -300,14 +328,16 @@ static int l_parse_movingai(lua_State *L) {
 
 /* grid:load_string(text [, legend]) */
 static int g_load_string(lua_State *L) {
-  astar_grid *g = check_grid(L, "load_string");
+  astar_grid *g = lg_check_grid(L, "load_string");
   size_t len;
   const char *s = la_text(L, 2, "load_string", &len);
   astar_legend legend;
   astar_parse_error e;
-  check_legend(L, 3, "load_string", &legend);
+  lua_settop(L, 3);
+  lc_push_names(L, 1, "terrain");
+  check_legend(L, 3, "load_string", &legend, lua_gettop(L));
   if (astar_grid_load_text(g, s, len, &legend, &e) != ASTAR_OK)
-    text_error(L, 2, "load_string", &e);
+    lg_text_error(L, 2, "load_string", &e);
   return 0;
 }
 
@@ -364,7 +394,7 @@ static void table_tiles(lua_State *L, astar_grid *g, int arg,
 
 /* grid:load(t) */
 static int g_load(lua_State *L) {
-  astar_grid *g = check_grid(L, "load");
+  astar_grid *g = lg_check_grid(L, "load");
   la_table(L, 2, "load", "tiles");
   table_tiles(L, g, 2, "load", 0);
   table_tiles(L, g, 2, "load", 1);
@@ -387,8 +417,10 @@ static int l_from_table(lua_State *L) {
   if (w < 1 || w > ASTAR_MAX_SIDE || h > ASTAR_MAX_SIDE)
     la_error(L, 1, "from_table", "rows must have 1..%d entries, got %.0f x "
               "%.0f", ASTAR_MAX_SIDE, (double)w, (double)h);
-  check_new_options(L, 2, "from_table");
-  g = push_grid(L, (int32_t)w, (int32_t)h, "from_table", 1);
+  int names;
+  lua_settop(L, 2);
+  names = check_new_options(L, 2, "from_table");
+  g = push_grid(L, (int32_t)w, (int32_t)h, "from_table", 1, names);
   apply_new_options(L, g, 2, "from_table");
   table_tiles(L, g, 1, "from_table", 0);
   table_tiles(L, g, 1, "from_table", 1);
@@ -398,26 +430,42 @@ static int l_from_table(lua_State *L) {
 /* ---- tile methods ---- */
 
 static int g_size(lua_State *L) {
-  astar_grid *g = check_grid(L, "size");
+  astar_grid *g = lg_check_grid(L, "size");
   lua_pushinteger(L, g->width);
   lua_pushinteger(L, g->height);
   return 2;
 }
 
 static int g_width(lua_State *L) {
-  lua_pushinteger(L, check_grid(L, "width")->width);
+  lua_pushinteger(L, lg_check_grid(L, "width")->width);
   return 1;
 }
 
 static int g_height(lua_State *L) {
-  lua_pushinteger(L, check_grid(L, "height")->height);
+  lua_pushinteger(L, lg_check_grid(L, "height")->height);
   return 1;
 }
 
+/* grid:get_cost(x, y [, unit]) -> cost | false */
 static int g_get_cost(lua_State *L) {
-  astar_grid *g = check_grid(L, "get_cost");
+  astar_grid *g = lg_check_grid(L, "get_cost");
   int32_t x = la_x(L, 2, "get_cost", "x", g);
   int32_t y = la_y(L, 3, "get_cost", "y", g);
+  if (!lua_isnoneornil(L, 4)) {
+    int unit;
+    double c;
+    lua_settop(L, 4);
+    lua_createtable(L, 0, 1); /* { unit = arg 4 } for lc_unit_option */
+    lua_pushvalue(L, 4);
+    lua_setfield(L, -2, "unit");
+    unit = lc_unit_option(L, 5, "get_cost", 1);
+    c = astar_unit_cost(g, unit, x, y);
+    if (c > 0.0)
+      lua_pushnumber(L, (lua_Number)c);
+    else
+      lua_pushboolean(L, 0);
+    return 1;
+  }
   if (astar_grid_is_blocked(g, x, y))
     lua_pushboolean(L, 0);
   else
@@ -426,7 +474,7 @@ static int g_get_cost(lua_State *L) {
 }
 
 static int g_set_cost(lua_State *L) {
-  astar_grid *g = check_grid(L, "set_cost");
+  astar_grid *g = lg_check_grid(L, "set_cost");
   int32_t x = la_x(L, 2, "set_cost", "x", g);
   int32_t y = la_y(L, 3, "set_cost", "y", g);
   float c = la_cost(L, 4, "set_cost", "cost");
@@ -438,7 +486,7 @@ static int g_set_cost(lua_State *L) {
 }
 
 static int g_is_blocked(lua_State *L) {
-  astar_grid *g = check_grid(L, "is_blocked");
+  astar_grid *g = lg_check_grid(L, "is_blocked");
   int32_t x = la_x(L, 2, "is_blocked", "x", g);
   int32_t y = la_y(L, 3, "is_blocked", "y", g);
   lua_pushboolean(L, astar_grid_is_blocked(g, x, y));
@@ -447,7 +495,7 @@ static int g_is_blocked(lua_State *L) {
 
 static int g_set_blocked(lua_State *L) {
   char buf[64];
-  astar_grid *g = check_grid(L, "set_blocked");
+  astar_grid *g = lg_check_grid(L, "set_blocked");
   int32_t x = la_x(L, 2, "set_blocked", "x", g);
   int32_t y = la_y(L, 3, "set_blocked", "y", g);
   int t = lua_type(L, 4);
@@ -463,17 +511,19 @@ static void fill_area(astar_grid *g, int32_t x, int32_t y, int32_t w,
   astar_grid_fill(g, x, y, w, h, c, c > 0.0f ? 0 : 1);
 }
 
-/* grid:fill(cost) */
+/* grid:fill(cost | function) */
 static int g_fill(lua_State *L) {
-  astar_grid *g = check_grid(L, "fill");
-  float c = la_cost(L, 2, "fill", "cost");
+  astar_grid *g = lg_check_grid(L, "fill");
+  float c;
+  if (lua_type(L, 2) == LUA_TFUNCTION) return lc_fill_function(L, g);
+  c = la_cost(L, 2, "fill", "cost");
   fill_area(g, 0, 0, g->width, g->height, c);
   return 0;
 }
 
 /* grid:fill_rect(x, y, w, h, cost) */
 static int g_fill_rect(lua_State *L) {
-  astar_grid *g = check_grid(L, "fill_rect");
+  astar_grid *g = lg_check_grid(L, "fill_rect");
   int32_t x = la_x(L, 2, "fill_rect", "x", g);
   int32_t y = la_y(L, 3, "fill_rect", "y", g);
   int32_t w = la_int(L, 4, "fill_rect", "w", 0, g->width - x,
@@ -487,7 +537,7 @@ static int g_fill_rect(lua_State *L) {
 
 static int g_set_movement(lua_State *L) {
   char buf[64];
-  astar_grid *g = check_grid(L, "set_movement");
+  astar_grid *g = lg_check_grid(L, "set_movement");
   if (lua_type(L, 2) != LUA_TTABLE)
     la_error(L, 2, "set_movement", "options must be a table, got %s",
               la_describe(L, 2, buf, sizeof buf));
@@ -497,7 +547,7 @@ static int g_set_movement(lua_State *L) {
 }
 
 static int g_get_movement(lua_State *L) {
-  astar_grid *g = check_grid(L, "get_movement");
+  astar_grid *g = lg_check_grid(L, "get_movement");
   lua_createtable(L, 0, 3);
   lua_pushstring(L, diagonal_names[g->diagonal]);
   lua_setfield(L, -2, "diagonals");
@@ -509,7 +559,7 @@ static int g_get_movement(lua_State *L) {
 }
 
 static int g_memory(lua_State *L) {
-  astar_grid *g = check_grid(L, "memory");
+  astar_grid *g = lg_check_grid(L, "memory");
   lua_pushinteger(L, (lua_Integer)astar_grid_memory(g));
   return 1;
 }
@@ -526,7 +576,7 @@ static int g_tostring(lua_State *L) {
   luaL_Buffer b;
   int32_t x, y;
   astar_grid *g;
-  lgrid *ud = to_grid(L, 1);
+  lgrid *ud = lg_to_grid(L, 1);
   if (ud == NULL || ud->g.cost == NULL) {
     lua_pushstring(L, "astar.Grid (closed)");
     return 1;
@@ -542,7 +592,7 @@ static int g_tostring(lua_State *L) {
 }
 
 static int g_gc(lua_State *L) {
-  lgrid *ud = to_grid(L, 1);
+  lgrid *ud = lg_to_grid(L, 1);
   if (ud != NULL && !ud->g.busy) astar_grid_release(&ud->g);
   return 0;
 }
@@ -553,7 +603,9 @@ static const char *const heuristic_names[] = {
     "default", "manhattan", "chebyshev", "octile", "euclidean", "zero", NULL};
 #define HEURISTIC_LIST \
   "'default', 'manhattan', 'chebyshev', 'octile', 'euclidean', 'zero'"
-static const char *const query_keys[] = {"heuristic", "weight", NULL};
+static const char *const query_keys[] = {"heuristic", "weight", "unit",
+                                         "tile_cost", "move_cost",
+                                         "min_cost", NULL};
 
 static const char *const outcome_names[] = {"found", "no_path",
                                             "start_blocked", "goal_blocked"};
@@ -564,6 +616,7 @@ static const char *const outcome_names[] = {"found", "no_path",
 static int run_query(lua_State *L, astar_grid *g, const char *fname,
                      astar_result *r) {
   astar_query q;
+  lc_callbacks cb;
   int st;
   astar_query_defaults(&q);
   q.sx = la_x(L, 2, fname, "sx", g);
@@ -575,9 +628,11 @@ static int run_query(lua_State *L, astar_grid *g, const char *fname,
                               HEURISTIC_LIST, ASTAR_H_DEFAULT);
     q.weight = la_number(L, 6, fname, "weight", 1.0, 1e9,
                              "a number in [1, 1e+09]", 1.0);
+    q.unit = lc_unit_option(L, 6, fname, 1);
   }
+  lc_callbacks_init(L, 6, fname, &cb, &q);
   st = astar_find_path(g, &q, r);
-  if (st != ASTAR_OK) la_raise(L, st, fname);
+  if (st != ASTAR_OK) lc_callbacks_raise(L, fname, &cb, st, r);
   if (r->outcome == ASTAR_FOUND) return 1;
   lua_pushnil(L);
   lua_pushstring(L, outcome_names[r->outcome]);
@@ -589,7 +644,7 @@ static int run_query(lua_State *L, astar_grid *g, const char *fname,
  *   -> path, cost, expanded | nil, reason, expanded */
 static int g_find_path(lua_State *L) {
   char buf[64];
-  astar_grid *g = check_grid(L, "find_path");
+  astar_grid *g = lg_check_grid(L, "find_path");
   astar_result r;
   uint32_t node;
   lua_Integer i;
@@ -631,7 +686,7 @@ static int g_find_path(lua_State *L) {
 
 /* grid:next_step(sx, sy, gx, gy [, options]) -> x, y, cost | nil, reason */
 static int g_next_step(lua_State *L) {
-  astar_grid *g = check_grid(L, "next_step");
+  astar_grid *g = lg_check_grid(L, "next_step");
   astar_result r;
   uint32_t node, step;
   int32_t x, y;
@@ -705,6 +760,7 @@ int luaopen_astar_core(lua_State *L) {
   set_functions(L, mt, grid_meta);
   lua_newtable(L);
   set_functions(L, mt, grid_methods);
+  set_functions(L, mt, lc_grid_methods);
   lua_setfield(L, mt, "__index");
   lua_pushliteral(L, GRID_MT);
   lua_setfield(L, mt, "__name");

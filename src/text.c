@@ -120,10 +120,14 @@ int astar_grid_load_text(astar_grid *g, const char *s, size_t n,
     return ASTAR_EPARSE;
   }
   /* the only allocation comes before the first write */
-  for (c = 0; c < 256; c++)
+  for (c = 0; c < 256; c++) {
     if (legend->kind[c] != ASTAR_LEGEND_UNSET && legend->terrain[c] > 0 &&
         astar_grid_use_terrain(g) != ASTAR_OK)
       return ASTAR_ENOMEM;
+    if (legend->kind[c] == ASTAR_LEGEND_HEIGHT &&
+        astar_grid_use_height(g) != ASTAR_OK)
+      return ASTAR_ENOMEM;
+  }
   /* second pass: apply */
   pos = 0;
   row = 0;
@@ -136,6 +140,8 @@ int astar_grid_load_text(astar_grid *g, const char *s, size_t n,
         astar_grid_put(g, i, 0.0f, 0);
       else if (legend->kind[ch] == ASTAR_LEGEND_COST)
         astar_grid_put(g, i, legend->cost[ch], 1);
+      else if (legend->kind[ch] == ASTAR_LEGEND_HEIGHT)
+        astar_grid_put_height(g, i, legend->cost[ch]);
       if (legend->terrain[ch] > 0)
         astar_grid_put_terrain(g, i, legend->terrain[ch] - 1);
     }
