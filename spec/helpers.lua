@@ -13,8 +13,12 @@
 --   { width = W, height = H,
 --     cost = function(x, y) return number or false end,   -- 1-based
 --     diagonals = "no_corner_cut" | "one_free" | "always" | "never",
---     cardinal = number, diagonal = number }
--- Missing diagonals/cardinal/diagonal mean the astar defaults.
+--     cardinal = number, diagonal = number,
+--     extra = function(x, y, nx, ny) return number or false end,  -- optional
+--     move = function(x, y, nx, ny, cost) return number or false end }
+-- Missing diagonals/cardinal/diagonal mean the astar defaults.  `extra` adds
+-- a cost to a legal step (heights), or bans it with false; `move` then
+-- replaces the step's cost, or bans it (a move callback).
 
 local helpers = {}
 
@@ -59,7 +63,31 @@ helpers.tile = tile
 
 -- Cost of the single step (x, y) -> (x + dx, y + dy), |dx|, |dy| <= 1, not
 -- both 0; or nil and why it is illegal.
+local plain_step_cost
+
 local function step_cost(desc, x, y, dx, dy)
+  local c, why = plain_step_cost(desc, x, y, dx, dy)
+  if not c then return nil, why end
+  local nx, ny = x + dx, y + dy
+  if desc.extra then
+    local e = desc.extra(x, y, nx, ny)
+    if not e then
+      return nil, ("step (%d,%d)->(%d,%d) is banned (height)"):format(
+        x, y, nx, ny)
+    end
+    c = c + e
+  end
+  if desc.move then
+    c = desc.move(x, y, nx, ny, c)
+    if not c then
+      return nil, ("step (%d,%d)->(%d,%d) is refused by move"):format(
+        x, y, nx, ny)
+    end
+  end
+  return c
+end
+
+plain_step_cost = function(desc, x, y, dx, dy)
   local nx, ny = x + dx, y + dy
   local c = tile(desc, nx, ny)
   if not c then
