@@ -145,6 +145,21 @@ describe("find_path's out table", function()
     assert.are.equal(3 * S2, cost)
   end)
 
+  it("has its old tail cleared when the options hold callbacks", function()
+    -- the callbacks sit on the Lua stack during the call: clearing must
+    -- address the out table itself, not a slot below it
+    local g = astar.new(5, 5, { diagonals = "never" })
+    local out = {}
+    for i = 1, 40 do out[i] = "old" end
+    local same = function(_, _, c) return c end
+    local moved = function(_, _, _, _, c) return c end
+    local path = g:find_path(1, 1, 2, 1, { tile_cost = same,
+                                           move_cost = moved }, out)
+    assert.is_true(rawequal(out, path))
+    assert.are.same({ 1, 1, 2, 1 }, out)
+    for i = 5, 40 do assert.is_nil(out[i], "out[" .. i .. "]") end
+  end)
+
   it("has its old tail cleared", function()
     local g = astar.new(5, 5, { diagonals = "never" })
     local out = {}

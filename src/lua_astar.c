@@ -675,7 +675,7 @@ static int g_find_path(lua_State *L) {
       if (lua_isnil(L, -1)) break;
       lua_pop(L, 1);
       lua_pushnil(L);
-      lua_rawseti(L, -3, (int)i);
+      lua_rawseti(L, -2, (int)i);
     }
     lua_pop(L, 1);
   }
