@@ -277,6 +277,16 @@ void lg_text_error(lua_State *L, int arg, const char *fname,
 }
 
 
+/* Loads text into g: a parse error names argument arg. */
+static void load_text(lua_State *L, astar_grid *g, const char *s, size_t len,
+                      const astar_legend *legend, int arg,
+                      const char *fname) {
+  astar_parse_error e;
+  int st = astar_grid_load_text(g, s, len, legend, &e);
+  if (st == ASTAR_EPARSE) lg_text_error(L, arg, fname, &e);
+  if (st != ASTAR_OK) la_raise(L, st, fname);
+}
+
 /* astar.from_string(text [, legend [, options]]) */
 static int l_from_string(lua_State *L) {
   size_t len;
@@ -293,8 +303,7 @@ static int l_from_string(lua_State *L) {
     lg_text_error(L, 1, "from_string", &e);
   g = push_grid(L, w, h, "from_string", 1, names);
   apply_new_options(L, g, 3, "from_string");
-  if (astar_grid_load_text(g, s, len, &legend, &e) != ASTAR_OK)
-    lg_text_error(L, 1, "from_string", &e);
+  load_text(L, g, s, len, &legend, 1, "from_string");
   return 1;
 }
 
@@ -306,7 +315,7 @@ static int l_parse_movingai(lua_State *L) {
   astar_parse_error e;
   int32_t w, h;
   astar_grid *g;
-  int names;
+  int names, st;
   lua_settop(L, 2);
   names = check_new_options(L, 2, "parse_movingai");
   if (astar_movingai_header(s, len, &w, &h, &body, &e) != ASTAR_OK) {
@@ -317,8 +326,9 @@ static int l_parse_movingai(lua_State *L) {
   astar_movingai_legend(&legend);
   g = push_grid(L, w, h, "parse_movingai", 1, names);
   apply_new_options(L, g, 2, "parse_movingai");
-  if (astar_grid_load_text(g, s + body, len - body, &legend, &e) !=
-      ASTAR_OK) {
+  st = astar_grid_load_text(g, s + body, len - body, &legend, &e);
+  if (st == ASTAR_ENOMEM) la_raise(L, st, "parse_movingai");
+  if (st != ASTAR_OK) {
     lua_pushnil(L);
     push_parse_error(L, &e, 4);
     return 2;
@@ -332,12 +342,10 @@ static int g_load_string(lua_State *L) {
   size_t len;
   const char *s = la_text(L, 2, "load_string", &len);
   astar_legend legend;
-  astar_parse_error e;
   lua_settop(L, 3);
   lc_push_names(L, 1, "terrain");
   check_legend(L, 3, "load_string", &legend, lua_gettop(L));
-  if (astar_grid_load_text(g, s, len, &legend, &e) != ASTAR_OK)
-    lg_text_error(L, 2, "load_string", &e);
+  load_text(L, g, s, len, &legend, 2, "load_string");
   return 0;
 }
 
@@ -452,14 +460,7 @@ static int g_get_cost(lua_State *L) {
   int32_t x = la_x(L, 2, "get_cost", "x", g);
   int32_t y = la_y(L, 3, "get_cost", "y", g);
   if (!lua_isnoneornil(L, 4)) {
-    int unit;
-    double c;
-    lua_settop(L, 4);
-    lua_createtable(L, 0, 1); /* { unit = arg 4 } for lc_unit_option */
-    lua_pushvalue(L, 4);
-    lua_setfield(L, -2, "unit");
-    unit = lc_unit_option(L, 5, "get_cost", 1);
-    c = astar_unit_cost(g, unit, x, y);
+    double c = astar_unit_cost(g, lc_unit_id(L, 4, 4, "get_cost", 1), x, y);
     if (c > 0.0)
       lua_pushnumber(L, (lua_Number)c);
     else

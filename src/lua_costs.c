@@ -452,26 +452,29 @@ static int g_set_unit(lua_State *L) {
   return 0;
 }
 
-int lc_unit_option(lua_State *L, int arg, const char *fname, int grid) {
+int lc_unit_id(lua_State *L, int idx, int arg, const char *fname,
+               int grid) {
   char buf[64];
+  int id = -1;
+  lc_push_names(L, grid, "unit");
+  if (lua_type(L, idx) == LUA_TSTRING) {
+    lua_pushvalue(L, idx);
+    lua_rawget(L, -2);
+    if (lua_isnumber(L, -1)) id = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  if (id < 0)
+    la_error(L, arg, fname, "unit must be the name of a unit class defined "
+             "with set_unit, got %s", la_describe(L, idx, buf, sizeof buf));
+  return id;
+}
+
+int lc_unit_option(lua_State *L, int arg, const char *fname, int grid) {
   int id = 0;
   if (lua_type(L, arg) != LUA_TTABLE) return 0;
   lua_getfield(L, arg, "unit");
-  if (!lua_isnil(L, -1)) {
-    lc_push_names(L, grid, "unit");
-    id = -1;
-    if (lua_type(L, -2) == LUA_TSTRING) {
-      lua_pushvalue(L, -2);
-      lua_rawget(L, -2);
-      if (lua_isnumber(L, -1)) id = (int)lua_tointeger(L, -1);
-      lua_pop(L, 1);
-    }
-    if (id < 0)
-      la_error(L, arg, fname, "unit must be the name of a unit class "
-               "defined with set_unit, got %s",
-               la_describe(L, -2, buf, sizeof buf));
-    lua_pop(L, 1);
-  }
+  if (!lua_isnil(L, -1)) id = lc_unit_id(L, lua_gettop(L), arg, fname, grid);
   lua_pop(L, 1);
   return id;
 }

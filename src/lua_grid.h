@@ -33,6 +33,9 @@ void lc_terrain_option(lua_State *L, int arg, const char *fname);
 /* The terrain id of the value at idx (a name in the names table at names,
  * or an integer 0..255), or -1. */
 int lc_terrain_id(lua_State *L, int idx, int names);
+/* The unit named by the value at idx (argument arg of fname): a Lua error
+ * when it is not defined. */
+int lc_unit_id(lua_State *L, int idx, int arg, const char *fname, int grid);
 /* The unit named by the option `unit` of the options at arg (0 when
  * absent): a Lua error when it is not defined. */
 int lc_unit_option(lua_State *L, int arg, const char *fname, int grid);

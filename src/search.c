@@ -255,26 +255,42 @@ static int tile_value(search *S, uint32_t v, double *out) {
 }
 
 /* The legal moves out of u once the tile callback has had its say: a tile
- * it closes is impassable, for the corner rule too. */
+ * it closes is impassable, for the corner rule too.  The corner rule looks
+ * at the tiles beside a diagonal (passable and not closed by the
+ * callback), not at whether the cardinal steps are allowed: a cardinal
+ * step banned by a height limit does not close its tile. */
 static int callback_moves(search *S, uint32_t u, unsigned *moves) {
-  unsigned m = *moves, keep = 0, d;
-  double c;
-  int st;
   static const unsigned corner[4][2] = {{ASTAR_N, ASTAR_E},
                                         {ASTAR_S, ASTAR_E},
                                         {ASTAR_S, ASTAR_W},
                                         {ASTAR_N, ASTAR_W}};
-  for (d = 0; d < 8; d++) {
+  /* the diagonals beside each cardinal direction N E S W */
+  static const unsigned beside[4] = {
+      1u << ASTAR_NE | 1u << ASTAR_NW, 1u << ASTAR_NE | 1u << ASTAR_SE,
+      1u << ASTAR_SE | 1u << ASTAR_SW, 1u << ASTAR_SW | 1u << ASTAR_NW};
+  const astar_grid *G = S->G;
+  int rule = G->diagonal;
+  unsigned m = *moves, keep = 0, open = 0, d;
+  int corners = rule == ASTAR_DIAG_BOTH_FREE || rule == ASTAR_DIAG_ONE_FREE;
+  double c;
+  int st;
+  for (d = 0; d < 4; d++) {
+    uint32_t v = (uint32_t)((int32_t)u + G->offset[d]);
+    if (!(m & (1u << d)) && !(corners && (m & beside[d]))) continue;
+    if (!astar__bit(S->L.passable, v)) continue;
+    if ((st = tile_value(S, v, &c)) != ASTAR_OK) return st;
+    if (c > 0.0) open |= 1u << d;
+  }
+  keep = m & open & 15u;
+  for (d = 4; d < 8; d++) {
     uint32_t v;
     if (!(m & (1u << d))) continue;
-    if (d >= 4) {
-      unsigned a = (keep >> corner[d - 4][0]) & 1u;
-      unsigned b = (keep >> corner[d - 4][1]) & 1u;
-      int diag = S->G->diagonal;
-      if (diag == ASTAR_DIAG_BOTH_FREE && !(a & b)) continue;
-      if (diag == ASTAR_DIAG_ONE_FREE && !(a | b)) continue;
+    if (corners) {
+      unsigned a = (open >> corner[d - 4][0]) & 1u;
+      unsigned b = (open >> corner[d - 4][1]) & 1u;
+      if (rule == ASTAR_DIAG_BOTH_FREE ? !(a & b) : !(a | b)) continue;
     }
-    v = (uint32_t)((int32_t)u + S->G->offset[d]);
+    v = (uint32_t)((int32_t)u + G->offset[d]);
     if ((st = tile_value(S, v, &c)) != ASTAR_OK) return st;
     if (c > 0.0) keep |= 1u << d;
   }
@@ -405,7 +421,7 @@ static int run_any(search *S, int mode) { return run(S, mode); }
 
 int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   search S;
-  double min_step;
+  double min_step, quantum;
   int st, mode = 0;
 
   memset(r, 0, sizeof *r);
@@ -446,7 +462,12 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   min_step = G->cardinal_length;
   if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal_length < min_step)
     min_step = G->diagonal_length;
-  S.inv_q = 16777216.0 / (S.bound * min_step);
+  /* keys stay finite: f is below 1e78 (costs < 2^128, lengths <= 1e9, at
+   * most 2^30 steps), so a quantum of at least 2^-24 * 1e-200 is enough;
+   * a stated bound can be far smaller (even subnormal) */
+  quantum = S.bound * min_step;
+  if (!(quantum >= 1e-200)) quantum = 1e-200;
+  S.inv_q = 16777216.0 / quantum;
   S.tag = next_generation(G);
 
   G->busy = 1;

@@ -247,6 +247,48 @@ part("set_movement and get_movement", function()
   remember("set_movement", g, 1, 5, 10, 1)
 end)
 
+part("terrain, units, heights, callbacks", function()
+  local g = track(astar.from_string(text,
+    { ["."] = "grass", ["#"] = false, ["~"] = "water" },
+    { terrains = { "grass", "water" } }))
+  g:define_terrain("mud")
+  g:set_terrain(3, 3, "mud")
+  g:fill_terrain("mud", 9, 1, 2, 2)
+  g:load_terrain({ { "grass", "grass", "grass", "grass", "grass", "grass",
+                     "water", "water", "grass", "grass" },
+                   { 0, 0, 0, 0, 0, 0, 1, 1, 0, 0 },
+                   { 0, 0, 0, 0, 0, 0, 1, 1, 0, 0 },
+                   { 0, 0, 0, 0, 0, 0, 0, 2, 0, 0 },
+                   { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 } })
+  g:load_terrain("0000000000\n0000001100\n0000001100\n0000000200\n0000000000")
+  g:set_unit("walker", { water = false, mud = 3 })
+  g:set_unit("boat", { water = 1, ["*"] = false })
+  g:set_unit("goat", {}, { climb = 1, max_climb = 2 })
+  g:load_heights("0123456789\n0000000000\n0000000000\n0000000000\n0000000000")
+  g:set_height(1, 5, 3)
+  local p = g:find_path(1, 1, 10, 5, { unit = "walker" })
+  if not p then fail("walker found nothing") end
+  p = g:find_path(1, 1, 10, 1, { unit = "goat" })
+  if not p then fail("goat found nothing") end
+  p = g:find_path(7, 2, 8, 3, { unit = "boat" })
+  if not p then fail("boat found nothing") end
+  g:set_terrain(1, 5, "water") -- an edit with live unit layers
+  g:set_cost(2, 5, 2)
+  g:set_blocked(3, 5, true)
+  local calls = 0
+  p = g:find_path(1, 1, 10, 5, { tile_cost = function(_, _, c)
+    calls = calls + 1
+    return c
+  end, move_cost = function(_, _, _, _, c) return c end })
+  if not p or calls == 0 then fail("callbacks") end
+  must_raise("boom", g.find_path, g, 1, 1, 10, 5,
+             { tile_cost = function() error("boom") end })
+  must_raise("returned nil", g.find_path, g, 1, 1, 10, 5,
+             { tile_cost = function() return nil end })
+  g:fill(function(x, _, c) if c and x == 10 then return 2 end return c end)
+  remember("terrain and units", g, 1, 1, 10, 5)
+end)
+
 part("render", function()
   local p = sgrid:find_path(1, 1, 10, 5)
   local r = astar.render(sgrid, p)
