@@ -8,7 +8,7 @@
  *   byte 2   bits 0-1 diagonal rule, bits 2-4 step lengths (LENGTHS[])
  *   byte 3   bit 7: first try astar_grid_init with allocation (bits 0-1)+1
  *            failing (bit 2: and every later one)
- *   then operations, one opcode byte each (op = byte % 11) plus operands:
+ *   then operations, one opcode byte each (op = byte % 15) plus operands:
  *     0 set_cost x y c            5 query sx sy gx gy hw
  *     1 set_blocked x y b         6 query under a failing allocator (f +
  *     2 fill x y w h c b            the query operands)
@@ -16,12 +16,20 @@
  *     4 invalid set_movement v    8 release + init (failing allocation f)
  *     9 generation near wrap-around (white box: the stamp counter)
  *    10 query, then the same query again: identical result and path
+ *    11 set_terrain x y t        13 set_height x y h
+ *    12 define unit u (1..3) from 4 table bytes and a rule byte
+ *    14 query for unit u (0..3): sx sy gx gy hw u
  *
  * Before every search that follows an edit, after every re-init and at the
  * end: the grid's tiles equal the shadow model, the move masks follow the
  * diagonal rule, the cheapest cost is right, the bytes the allocator holds
  * equal astar_grid_memory.  Invalid calls must leave the grid byte-for-byte
  * unchanged (snapshots).
+ *
+ * Unit classes: the reference computes a unit's tile costs (multiplier
+ * times stored cost), passability, height costs and bans from the model,
+ * never from the unit's baked layers, so every query for a unit checks that
+ * the layers were kept in step through the edits since they were built.
  *
  * For every query: the outcome agrees with a reference Dijkstra (written
  * here, reading astar_grid_get_cost / astar_grid_is_blocked); with the
@@ -70,10 +78,27 @@ static const double LENGTHS[8][2] = {
 
 static const double WEIGHTS[8] = {1, 1, 1, 1.25, 1.5, 2, 8, 1e9};
 
+#define NTERRAIN 4
+#define NUNIT 4
+
+/* Unit multipliers: 0 is impassable; the rest exact in float. */
+static const float MULTS[8] = {0, 1, 2, 0.5f, 3, 0.25f, 1, 8};
+static const double CLIMBS[4] = {0, 0.5, 1, 3};
+static const double LIMITS[4] = {INFINITY, 0, 1, 2};
+
+typedef struct {
+  int defined;
+  float mult[NTERRAIN];
+  double climb, descend, max_climb, max_drop;
+} unit_model;
+
 typedef struct {
   int32_t w, h;
   float cost[NMAX];
   uint8_t blocked[NMAX];
+  uint8_t terrain[NMAX];
+  float height[NMAX];
+  unit_model unit[NUNIT];
   int diag;      /* ASTAR_DIAG_* */
   double len[2]; /* cardinal, diagonal step length */
   int exact;     /* step lengths are dyadic: costs are exact */
@@ -90,7 +115,10 @@ static void model_reset(void) {
   for (i = 0; i < NMAX; i++) {
     M.cost[i] = 1.0f;
     M.blocked[i] = 0;
+    M.terrain[i] = 0;
+    M.height[i] = 0.0f;
   }
+  memset(M.unit, 0, sizeof M.unit);
   /* init gives no corner cutting and {1, sqrt 2} */
   M.diag = ASTAR_DIAG_BOTH_FREE;
   M.len[0] = 1.0;
@@ -148,6 +176,85 @@ static ref_item ref_pop(size_t *n) {
   }
   if (*n > 0) rheap[i] = last;
   return top;
+}
+
+/* ---- unit classes, from the model alone ---- */
+
+static int unit_cur = 0; /* the unit of the query being checked */
+
+static float unit_mult(int32_t x, int32_t y) {
+  const unit_model *u = &M.unit[unit_cur];
+  if (unit_cur == 0 && !u->defined) return 1.0f;
+  return u->mult[M.terrain[y * SIDE + x]];
+}
+
+static int u_open(int32_t x, int32_t y) {
+  if (x < 0 || y < 0 || x >= M.w || y >= M.h) return 0;
+  return !M.blocked[y * SIDE + x] && unit_mult(x, y) > 0.0f;
+}
+
+/* the unit's tile cost as the core computes it: a float product */
+static double u_cost(int32_t x, int32_t y) {
+  double p = (double)M.cost[y * SIDE + x] * (double)unit_mult(x, y);
+  return (double)(float)p;
+}
+
+/* The height part of the step (x, y) -> (nx, ny); 0 when banned. */
+static int u_height(int32_t x, int32_t y, int32_t nx, int32_t ny,
+                    double *extra) {
+  const unit_model *u = &M.unit[unit_cur];
+  double dh = (double)M.height[ny * SIDE + nx] - (double)M.height[y * SIDE + x];
+  *extra = 0.0;
+  if (!u->defined) return 1;
+  if (dh > u->max_climb || -dh > u->max_drop) return 0;
+  *extra = dh > 0.0 ? u->climb * dh : -u->descend * dh;
+  return 1;
+}
+
+static int u_step(int32_t x, int32_t y, int d, double *cost) {
+  int32_t nx = x + astar_dir_dx[d], ny = y + astar_dir_dy[d];
+  double extra;
+  if (!u_open(nx, ny)) return 0;
+  if (d >= 4) {
+    int a = u_open(nx, y), b = u_open(x, ny);
+    if (M.diag == ASTAR_DIAG_NEVER) return 0;
+    if (M.diag == ASTAR_DIAG_BOTH_FREE && !(a && b)) return 0;
+    if (M.diag == ASTAR_DIAG_ONE_FREE && !(a || b)) return 0;
+  }
+  if (!u_height(x, y, nx, ny, &extra)) return 0;
+  *cost = M.len[d >= 4] * u_cost(nx, ny) + extra;
+  return 1;
+}
+
+/* Distances from (sx, sy) to every tile for unit unit_cur > 0, from the
+ * model. */
+static void unit_reference(int32_t sx, int32_t sy) {
+  static uint8_t done[NMAX];
+  size_t n = 0;
+  int i;
+  for (i = 0; i < NMAX; i++) {
+    dist[i] = INFINITY;
+    done[i] = 0;
+  }
+  dist[sy * SIDE + sx] = 0.0;
+  ref_push(&n, 0.0, sy * SIDE + sx);
+  while (n > 0) {
+    ref_item it = ref_pop(&n);
+    int32_t x = it.node % SIDE, y = it.node / SIDE;
+    int d;
+    if (done[it.node]) continue;
+    done[it.node] = 1;
+    for (d = 0; d < 8; d++) {
+      int32_t nx = x + astar_dir_dx[d], ny = y + astar_dir_dy[d];
+      double c, nd;
+      if (!u_step(x, y, d, &c)) continue;
+      nd = it.d + c;
+      if (nd < dist[ny * SIDE + nx]) {
+        dist[ny * SIDE + nx] = nd;
+        ref_push(&n, nd, ny * SIDE + nx);
+      }
+    }
+  }
 }
 
 /* Distances from (sx, sy) to every tile; steps read the grid through the
@@ -211,15 +318,19 @@ static void check_result(const astar_query *q, const astar_result *r) {
   int32_t x, y;
   uint32_t node;
 
+  unit_cur = q->unit;
   for (y = 0; y < M.h; y++)
-    for (x = 0; x < M.w; x++) passable += !M.blocked[y * SIDE + x];
+    for (x = 0; x < M.w; x++) passable += u_open(x, y);
 
-  if (M.blocked[q->sy * SIDE + q->sx])
+  if (!u_open(q->sx, q->sy))
     expect = ASTAR_START_BLOCKED;
-  else if (M.blocked[q->gy * SIDE + q->gx])
+  else if (!u_open(q->gx, q->gy))
     expect = ASTAR_GOAL_BLOCKED;
   else {
-    reference(q->sx, q->sy);
+    if (unit_cur == 0)
+      reference(q->sx, q->sy);
+    else
+      unit_reference(q->sx, q->sy);
     expect = isinf(dist[q->gy * SIDE + q->gx]) ? ASTAR_NO_PATH : ASTAR_FOUND;
     TRACE("  reference: %.17g\n", dist[q->gy * SIDE + q->gx]);
   }
@@ -263,7 +374,7 @@ static void check_result(const astar_query *q, const astar_result *r) {
       FZ_ASSERT(nodes[k] < grid.ntiles);
       astar_xy(&grid, nodes[k], &x, &y);
       FZ_ASSERT(x >= 0 && x < M.w && y >= 0 && y < M.h);
-      FZ_ASSERT(!M.blocked[y * SIDE + x]);
+      FZ_ASSERT(u_open(x, y));
       FZ_ASSERT(!seen[y * SIDE + x]);
       seen[y * SIDE + x] = 1;
     }
@@ -276,8 +387,14 @@ static void check_result(const astar_query *q, const astar_result *r) {
       for (d = 0; d < 8; d++)
         if (ax + astar_dir_dx[d] == bx && ay + astar_dir_dy[d] == by) dir = d;
       FZ_ASSERT(dir >= 0);
-      FZ_ASSERT(fz_step_legal(&grid, M.diag, ax, ay, dir));
-      sum += M.len[dir >= 4] * (double)astar_grid_get_cost(&grid, bx, by);
+      if (unit_cur == 0) {
+        FZ_ASSERT(fz_step_legal(&grid, M.diag, ax, ay, dir));
+        sum += M.len[dir >= 4] * (double)astar_grid_get_cost(&grid, bx, by);
+      } else {
+        double c;
+        FZ_ASSERT(u_step(ax, ay, dir, &c));
+        sum += c;
+      }
     }
     FZ_ASSERT(sum == r->cost);
   }
@@ -286,7 +403,11 @@ static void check_result(const astar_query *q, const astar_result *r) {
   cheap_step = M.len[0];
   if (M.diag != ASTAR_DIAG_NEVER && M.len[1] < cheap_step)
     cheap_step = M.len[1];
-  quantum = ldexp(cheap_step * (double)astar_grid_min_cost(&grid), -24);
+  {
+    astar_layer L;
+    FZ_ASSERT(astar_grid_layer(&grid, q->unit, &L) == ASTAR_OK);
+    quantum = ldexp(cheap_step * L.min_cost, -24);
+  }
   tol = M.exact ? 0.0 : 1e-9 * (opt > 1.0 ? opt : 1.0) + quantum;
   FZ_ASSERT(r->cost >= opt - tol);
   if (q->heuristic == ASTAR_H_ZERO ||
@@ -373,14 +494,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   check_model();
 
   while (rd.n > 0 && ops++ < 256) {
-    unsigned op = fz_byte(&rd) % 11;
+    unsigned op = fz_byte(&rd) % 15;
     astar_query q;
     astar_result r;
     /* the full model check is the costly part: run it before each search
      * (and at the end) rather than after every edit */
     if (op <= 3)
       dirty = 1;
-    else if (dirty && (op == 5 || op == 6 || op == 10)) {
+    else if (dirty && (op == 5 || op == 6 || op == 10 || op == 14)) {
       check_model();
       dirty = 0;
     }
@@ -517,6 +638,59 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (grid.stamp != NULL && grid.generation < 0x0FFFFFFFu - (v & 3))
         grid.generation = 0x0FFFFFFFu - (v & 3);
       TRACE("generation = %u\n", (unsigned)grid.generation);
+      break;
+    }
+    case 11: { /* set_terrain */
+      int32_t x = (int32_t)(fz_byte(&rd) % (unsigned)M.w);
+      int32_t y = (int32_t)(fz_byte(&rd) % (unsigned)M.h);
+      int t = (int)(fz_byte(&rd) % NTERRAIN);
+      int rc = astar_grid_set_terrain(&grid, x, y, t);
+      TRACE("set_terrain(%d, %d, %d) = %d\n", x, y, t, rc);
+      if (rc == ASTAR_ENOMEM) break; /* not seen: no failing allocator */
+      FZ_ASSERT(rc == ASTAR_OK);
+      FZ_ASSERT(astar_grid_get_terrain(&grid, x, y) == t);
+      M.terrain[y * SIDE + x] = (uint8_t)t;
+      break;
+    }
+    case 12: { /* define a unit class */
+      int u = (int)(fz_byte(&rd) % (NUNIT - 1)) + 1, t;
+      float table[ASTAR_TERRAINS];
+      unsigned rb;
+      unit_model *um = &M.unit[u];
+      for (t = 0; t < ASTAR_TERRAINS; t++) table[t] = 1.0f;
+      for (t = 0; t < NTERRAIN; t++)
+        table[t] = um->mult[t] = MULTS[fz_byte(&rd) % 8];
+      rb = fz_byte(&rd);
+      um->climb = CLIMBS[rb & 3];
+      um->descend = CLIMBS[(rb >> 2) & 3];
+      um->max_climb = LIMITS[(rb >> 4) & 3];
+      um->max_drop = LIMITS[(rb >> 6) & 3];
+      um->defined = 1;
+      TRACE("unit %d: %g %g %g %g climb %g descend %g limits %g %g\n", u,
+            (double)table[0], (double)table[1], (double)table[2],
+            (double)table[3], um->climb, um->descend, um->max_climb,
+            um->max_drop);
+      FZ_ASSERT(astar_unit_define(&grid, u, table, um->climb, um->descend,
+                                  um->max_climb, um->max_drop) == ASTAR_OK);
+      break;
+    }
+    case 13: { /* set_height */
+      int32_t x = (int32_t)(fz_byte(&rd) % (unsigned)M.w);
+      int32_t y = (int32_t)(fz_byte(&rd) % (unsigned)M.h);
+      float h = (float)(fz_byte(&rd) % 8);
+      TRACE("set_height(%d, %d, %g)\n", x, y, (double)h);
+      FZ_ASSERT(astar_grid_set_height(&grid, x, y, h) == ASTAR_OK);
+      FZ_ASSERT(astar_grid_get_height(&grid, x, y) == (double)h);
+      M.height[y * SIDE + x] = h;
+      break;
+    }
+    case 14: { /* a query for a unit class (0: the default) */
+      int u;
+      read_query(&rd, &q);
+      u = (int)(fz_byte(&rd) % NUNIT);
+      if (u > 0 && !M.unit[u].defined) u = 0;
+      q.unit = u;
+      run_query(&q, &r);
       break;
     }
     default: { /* the same query twice: deterministic, same path */
