@@ -22,7 +22,7 @@ build = {
   type = "builtin",
   modules = {
     ["astar.core"] = {
-      sources = { "src/grid.c", "src/search.c", "src/text.c", "src/lua_astar.c", "src/lua_args.c" },
+      sources = { "src/grid.c", "src/search.c", "src/jps.c", "src/text.c", "src/lua_astar.c", "src/lua_args.c" },
       incdirs = { "src" },
     },
     ["astar"] = "lua/astar/init.lua",

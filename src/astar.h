@@ -79,6 +79,8 @@ typedef struct astar_heap_entry {
   uint64_t key;
   double g;
   uint32_t node;
+  uint32_t parent; /* JPS only: the jump point node was reached from (fills
+                      what would be padding; A* leaves it unset) */
 } astar_heap_entry;
 
 /*
@@ -89,7 +91,8 @@ typedef struct astar_heap_entry {
  * Per tile:            cost (float)            4 bytes
  *                      moves (legal-move mask) 1 byte
  *                      passable bit            1/8 byte
- * Search scratch:      heap position           4 bytes
+ * Search scratch:      heap position (JPS: a closed jump point's parent)
+ *                                              4 bytes
  *                      stamp (generation, closed flag, parent direction)
  *                                              4 bytes
  * Fields are public so the binding and tests can read them; change them
@@ -112,6 +115,12 @@ typedef struct astar_grid {
   float min_cost;
   uint32_t min_count;
   int min_dirty;
+  /* cheapest and dearest cost over passable tiles only, with how many
+     passable tiles hold each (the uniform-cost test of jump point search);
+     rescanned lazily when the last tile holding either leaves */
+  float open_min, open_max;
+  uint32_t open_min_count, open_max_count;
+  int open_range_dirty;
   /* search scratch, allocated on the first search and reused */
   uint32_t *heap_pos; /* an open node's index in heap */
   uint32_t *stamp;
@@ -159,6 +168,10 @@ void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open);
 void astar_grid_refresh(astar_grid *g);
 /* Cheapest cost that a step can enter (recomputed if stale). */
 float astar_grid_min_cost(astar_grid *g);
+/* 1 when every passable tile has the same cost (stored in *cost; 1 when no
+ * tile is passable), else 0.  O(1) except after the last tile holding the
+ * cheapest or dearest passable cost changed: then one rescan. */
+int astar_grid_uniform(astar_grid *g, float *cost);
 
 static inline uint32_t astar_index(const astar_grid *g, int32_t x,
                                    int32_t y) {
@@ -210,24 +223,41 @@ int astar_movingai_header(const char *s, size_t n, int32_t *width,
 /* The benchmark's legend: . G S passable (cost 1); @ O T W blocked. */
 void astar_movingai_legend(astar_legend *legend);
 
+/* Search algorithms.  AUTO runs JPS when the query qualifies for it
+ * (astar_jps_unsupported returns NULL), else A*. */
+enum {
+  ASTAR_ALGO_AUTO = 0,
+  ASTAR_ALGO_ASTAR = 1, /* the A* engine (weighted A*, Dijkstra, ...) */
+  ASTAR_ALGO_JPS = 2    /* jump point search: uniform costs, 8-way, no
+                           corner cutting; optimal, same costs as A* */
+};
+
 /* Search. */
 typedef struct astar_query {
   int32_t sx, sy, gx, gy; /* 0-based, in range */
   int heuristic;          /* ASTAR_H_* */
   double weight;          /* >= 1; > 1 is weighted A* (not optimal) */
+  int algorithm;          /* ASTAR_ALGO_* */
 } astar_query;
 
 typedef struct astar_result {
   int outcome;        /* ASTAR_FOUND, ASTAR_NO_PATH, ... */
   double cost;        /* path cost when found */
-  uint32_t expanded;  /* nodes taken off the open list and expanded */
+  uint32_t expanded;  /* nodes taken off the open list and expanded (JPS:
+                         jump points) */
   uint32_t length;    /* tiles on the path, start and goal included */
+  int algorithm;      /* ASTAR_ALGO_ASTAR or ASTAR_ALGO_JPS: what ran */
 } astar_result;
 
 void astar_query_defaults(astar_query *q);
 /* Runs the search.  Returns ASTAR_OK (see r->outcome), ASTAR_ENOMEM,
- * ASTAR_EINVAL (bad query) or ASTAR_EBUSY. */
+ * ASTAR_EINVAL (bad query, or ASTAR_ALGO_JPS where it does not apply) or
+ * ASTAR_EBUSY. */
 int astar_find_path(astar_grid *g, const astar_query *q, astar_result *r);
+/* NULL when jump point search applies to q on g; else what it needs, as a
+ * phrase ("uniform tile costs", ...).  The query's own fields are not
+ * range-checked here. */
+const char *astar_jps_unsupported(astar_grid *g, const astar_query *q);
 
 /* The path of the last successful search, walked from the goal back to the
  * start: start with astar_path_last(), then astar_path_prev() until it

@@ -73,12 +73,41 @@ static inline int is_open(const astar_grid *g, uint32_t i) {
   return (int)((g->passable[i >> 6] >> (i & 63)) & 1u);
 }
 
+/* The cost range over passable tiles (see astar_grid_uniform): like
+ * min_cost, a tile leaving an extreme it was the last to hold marks the
+ * range stale, and astar_grid_uniform rescans. */
+static void range_remove(astar_grid *g, float c) {
+  if (g->open_range_dirty) return;
+  if (c == g->open_min && --g->open_min_count == 0) g->open_range_dirty = 1;
+  if (c == g->open_max && --g->open_max_count == 0) g->open_range_dirty = 1;
+}
+
+static void range_add(astar_grid *g, float c) {
+  if (g->open_range_dirty) return;
+  if (g->open_min_count == 0 || c < g->open_min) {
+    g->open_min = c;
+    g->open_min_count = 1;
+  } else if (c == g->open_min) {
+    g->open_min_count++;
+  }
+  if (g->open_max_count == 0 || c > g->open_max) {
+    g->open_max = c;
+    g->open_max_count = 1;
+  } else if (c == g->open_max) {
+    g->open_max_count++;
+  }
+}
+
 static inline void set_open(astar_grid *g, uint32_t i, int open) {
   uint64_t bit = (uint64_t)1 << (i & 63);
-  if (open)
+  if (is_open(g, i) == open) return;
+  if (open) {
     g->passable[i >> 6] |= bit;
-  else
+    range_add(g, g->cost[i]);
+  } else {
     g->passable[i >> 6] &= ~bit;
+    range_remove(g, g->cost[i]);
+  }
 }
 
 /* The legal moves out of tile i.  They depend on the neighbours only, not
@@ -228,9 +257,32 @@ float astar_grid_min_cost(astar_grid *g) {
   return g->min_cost;
 }
 
+int astar_grid_uniform(astar_grid *g, float *cost) {
+  if (g->open_range_dirty) {
+    int32_t x, y;
+    g->open_min_count = g->open_max_count = 0;
+    g->open_range_dirty = 0;
+    for (y = 0; y < g->height; y++) {
+      uint32_t i = astar_index(g, 0, y);
+      for (x = 0; x < g->width; x++, i++)
+        if (is_open(g, i)) range_add(g, g->cost[i]);
+    }
+  }
+  if (g->open_min_count == 0) {
+    *cost = 1.0f;
+    return 1;
+  }
+  *cost = g->open_min;
+  return g->open_min == g->open_max;
+}
+
 static void store_cost(astar_grid *g, uint32_t i, float cost) {
   if (g->cost[i] == cost) return;
   min_remove(g, g->cost[i]);
+  if (is_open(g, i)) {
+    range_remove(g, g->cost[i]);
+    range_add(g, cost);
+  }
   g->cost[i] = cost;
   min_add(g, cost);
 }

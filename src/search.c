@@ -207,6 +207,8 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
   if (q->sy < 0 || q->sy >= G->height || q->gy < 0 || q->gy >= G->height)
     return 0;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_ZERO) return 0;
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_JPS)
+    return 0;
   return q->weight >= 1.0 && q->weight <= 1e9;
 }
 
@@ -233,6 +235,12 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   r->outcome = ASTAR_NO_PATH;
   if (!query_ok(G, q)) return ASTAR_EINVAL;
   if (G->busy) return ASTAR_EBUSY;
+  if (q->algorithm != ASTAR_ALGO_ASTAR) { /* JPS where it applies */
+    if (astar_jps_unsupported(G, q) == NULL)
+      return astar__jps(G, G->passable, q, r);
+    if (q->algorithm == ASTAR_ALGO_JPS) return ASTAR_EINVAL;
+  }
+  r->algorithm = ASTAR_ALGO_ASTAR;
   start = astar_index(G, q->sx, q->sy);
   goal = astar_index(G, q->gx, q->gy);
   G->last_start = start;
@@ -272,6 +280,7 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     e.key = quantise(heuristic_at(&h, q->sx, q->sy), inv_q);
     e.g = 0.0;
     e.node = start;
+    e.parent = start;
     heap_up(heap, pos, n++, e);
   }
 
@@ -320,6 +329,7 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
           inv_q);
       e.g = ng;
       e.node = v;
+      e.parent = u;
       heap_up(heap, pos, at, e);
     }
   }
@@ -341,3 +351,8 @@ int astar_path_prev(const astar_grid *G, uint32_t *node) {
   *node = (uint32_t)((int32_t)*node - G->offset[G->stamp[*node] & STAMP_DIR]);
   return 1;
 }
+
+/* The scratch helpers, for the other engines (jps.c). */
+int astar__ensure_scratch(astar_grid *G) { return ensure_scratch(G); }
+uint32_t astar__next_generation(astar_grid *G) { return next_generation(G); }
+int astar__grow_heap(astar_grid *G) { return grow_heap(G); }
