@@ -91,7 +91,9 @@ typedef struct astar_heap_entry {
  * Per tile:            cost (float)            4 bytes
  *                      moves (legal-move mask) 1 byte
  *                      passable bit            1/8 byte
- * Search scratch:      heap position (JPS: a closed jump point's parent)
+ * Search scratch:      passable bit, column-major (JPS only)
+ *                                              1/8 byte
+ *      heap position (JPS: a closed jump point's parent)
  *                                              4 bytes
  *                      stamp (generation, closed flag, parent direction)
  *                                              4 bytes
@@ -105,6 +107,9 @@ typedef struct astar_grid {
   float *cost;            /* stored cost; kept when a tile is blocked */
   uint8_t *moves;         /* bit d: the step in direction d is legal */
   uint64_t *passable;     /* bit i: tile i is passable (border: 0) */
+  uint64_t *passable_t;   /* the same bits column-major (bit x * (height
+                             + 2) + y), for JPS's vertical scans; made on
+                             the first JPS search, then kept in step */
   int diagonal;           /* ASTAR_DIAG_* */
   double cardinal_length, diagonal_length;
   double step_length[8];  /* per direction */

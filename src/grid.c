@@ -30,7 +30,8 @@ size_t astar_grid_bytes(int32_t w, int32_t h, int with_scratch) {
   if (with_scratch) per += 2 * sizeof(uint32_t);
   total = astar__mul_size(n, per);
   if (total == 0) return 0;
-  return total + bitmap_words(n) * sizeof(uint64_t);
+  /* the passability bits, and with scratch their column-major copy */
+  return total + (with_scratch ? 2u : 1u) * bitmap_words(n) * sizeof(uint64_t);
 }
 
 size_t astar_grid_memory(const astar_grid *g) {
@@ -38,6 +39,8 @@ size_t astar_grid_memory(const astar_grid *g) {
   if (g->cost == NULL) return 0;
   total += (size_t)g->ntiles * (sizeof(float) + sizeof(uint8_t));
   total += bitmap_words(g->ntiles) * sizeof(uint64_t);
+  if (g->passable_t != NULL)
+    total += bitmap_words(g->ntiles) * sizeof(uint64_t);
   /* each scratch array on its own: a failed first search may leave one */
   if (g->heap_pos != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
   if (g->stamp != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
@@ -63,6 +66,7 @@ void astar_grid_release(astar_grid *g) {
   grid_free(g, g->cost, n, sizeof(float));
   grid_free(g, g->moves, n, sizeof(uint8_t));
   grid_free(g, g->passable, bitmap_words(n), sizeof(uint64_t));
+  grid_free(g, g->passable_t, bitmap_words(n), sizeof(uint64_t));
   grid_free(g, g->heap_pos, n, sizeof(uint32_t));
   grid_free(g, g->stamp, n, sizeof(uint32_t));
   grid_free(g, g->heap, g->heap_cap, sizeof(astar_heap_entry));
@@ -107,6 +111,11 @@ static inline void set_open(astar_grid *g, uint32_t i, int open) {
   } else {
     g->passable[i >> 6] &= ~bit;
     range_remove(g, g->cost[i]);
+  }
+  if (g->passable_t != NULL) { /* the column-major copy JPS made */
+    uint32_t s = (uint32_t)g->stride, ph = (uint32_t)g->height + 2u;
+    uint32_t t = (i % s) * ph + i / s;
+    g->passable_t[t >> 6] ^= (uint64_t)1 << (t & 63);
   }
 }
 

@@ -69,9 +69,13 @@ const char *astar_jps_unsupported(astar_grid *G, const astar_query *q) {
 
 /* ---- bits ---- */
 
+/* A bitmap seen as rows of `stride` bits: the grid's own (row-major), or
+ * its column-major copy, where a column is a row of height + 2 bits, so a
+ * vertical jump is a horizontal one there. */
 typedef struct {
   const uint64_t *bm;
   size_t nwords;
+  uint32_t stride;
 } bitmap;
 
 /* 64 bits of the bitmap from bit pos on (bit 0 = tile pos).  Bits before 0
@@ -113,9 +117,8 @@ static inline int open_at(const bitmap *b, uint32_t t) {
  * jumps) when a tile beside it is open while the one beside the tile
  * before it is blocked: a path may have to turn there. */
 
-static uint32_t jump_east(const bitmap *b, uint32_t from, uint32_t stride,
-                          uint32_t goal) {
-  uint32_t i = from + 1;
+static uint32_t jump_east(const bitmap *b, uint32_t from, uint32_t goal) {
+  uint32_t i = from + 1, stride = b->stride;
   for (;;) {
     uint64_t cur = bits_at(b, i);
     uint64_t up = bits_at(b, (int64_t)i - stride - 1);
@@ -132,9 +135,8 @@ static uint32_t jump_east(const bitmap *b, uint32_t from, uint32_t stride,
   }
 }
 
-static uint32_t jump_west(const bitmap *b, uint32_t from, uint32_t stride,
-                          uint32_t goal) {
-  uint32_t i = from - 1;
+static uint32_t jump_west(const bitmap *b, uint32_t from, uint32_t goal) {
+  uint32_t i = from - 1, stride = b->stride;
   for (;;) {
     int64_t base = (int64_t)i - 62; /* bit 62 is tile i */
     uint64_t cur = bits_at(b, base);
@@ -152,54 +154,68 @@ static uint32_t jump_west(const bitmap *b, uint32_t from, uint32_t stride,
   }
 }
 
-/* step = -stride (north) or +stride (south) */
-static uint32_t jump_vertical(const bitmap *b, uint32_t from, int32_t step,
-                              uint32_t goal) {
-  unsigned prev = bits3(b, from);
-  uint32_t t = from;
-  for (;;) {
-    unsigned m;
-    t = (uint32_t)((int32_t)t + step);
-    m = bits3(b, t);
-    if (!(m & 2u)) return NONE;
-    if (t == goal || (m & ~prev & 5u)) return t;
-    prev = m;
-  }
+/* The two views of the map a search jumps over: rows (b) and columns (t),
+ * with the goal's index in each. */
+typedef struct {
+  bitmap b, t;
+  uint32_t goal, goal_t;
+} planes;
+
+/* Index in the column-major copy of row-major tile i. */
+static inline uint32_t to_col(const planes *P, uint32_t i) {
+  return (i % P->b.stride) * P->t.stride + i / P->b.stride;
 }
 
-static inline uint32_t jump_straight(const bitmap *b, unsigned d,
-                                     uint32_t from, uint32_t stride,
-                                     uint32_t goal) {
+/* Straight jump d from tile i (it = to_col(i)); returns the jump point's
+ * row-major index and its distance in *steps, or NONE. */
+static inline uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
+                                     uint32_t it, uint32_t *steps) {
+  uint32_t j;
   switch (d) {
-  case ASTAR_N: return jump_vertical(b, from, -(int32_t)stride, goal);
-  case ASTAR_S: return jump_vertical(b, from, (int32_t)stride, goal);
-  case ASTAR_E: return jump_east(b, from, stride, goal);
-  default: return jump_west(b, from, stride, goal);
+  case ASTAR_E:
+    j = jump_east(&P->b, i, P->goal);
+    if (j != NONE) *steps = j - i;
+    return j;
+  case ASTAR_W:
+    j = jump_west(&P->b, i, P->goal);
+    if (j != NONE) *steps = i - j;
+    return j;
+  case ASTAR_S:
+    j = jump_east(&P->t, it, P->goal_t);
+    if (j == NONE) return NONE;
+    *steps = j - it;
+    return i + *steps * P->b.stride;
+  default: /* ASTAR_N */
+    j = jump_west(&P->t, it, P->goal_t);
+    if (j == NONE) return NONE;
+    *steps = it - j;
+    return i - *steps * P->b.stride;
   }
 }
 
-/* Diagonal d (NE SE SW NW) from `from`; *steps gets the number of steps.
- * A tile is a jump point when it is the goal or a straight jump from it
+/* Diagonal d (NE SE SW NW) from i; *steps gets the number of steps.  A
+ * tile is a jump point when it is the goal or a straight jump from it
  * along either component of d finds one.  With no corner cutting a
  * diagonal step needs both tiles beside it open. */
-static uint32_t jump_diagonal(const bitmap *b, unsigned d, uint32_t from,
-                              uint32_t stride, uint32_t goal,
-                              uint32_t *steps) {
+static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
+                              uint32_t it, uint32_t *steps) {
   int dx = astar_dir_dx[d], dy = astar_dir_dy[d];
   unsigned h = dx > 0 ? ASTAR_E : ASTAR_W;
   unsigned v = dy > 0 ? ASTAR_S : ASTAR_N;
-  int32_t vstep = dy > 0 ? (int32_t)stride : -(int32_t)stride;
+  int32_t vstep = dy > 0 ? (int32_t)P->b.stride : -(int32_t)P->b.stride;
   int32_t off = vstep + dx;
-  uint32_t c = from, n = 0;
+  int32_t off_t = dx * (int32_t)P->t.stride + dy;
+  uint32_t c = i, ct = it, n = 0, k;
   for (;;) {
-    if (!open_at(b, (uint32_t)((int32_t)c + dx)) ||
-        !open_at(b, (uint32_t)((int32_t)c + vstep)) ||
-        !open_at(b, (uint32_t)((int32_t)c + off)))
+    if (!open_at(&P->b, (uint32_t)((int32_t)c + dx)) ||
+        !open_at(&P->b, (uint32_t)((int32_t)c + vstep)) ||
+        !open_at(&P->b, (uint32_t)((int32_t)c + off)))
       return NONE;
     c = (uint32_t)((int32_t)c + off);
+    ct = (uint32_t)((int32_t)ct + off_t);
     n++;
-    if (c == goal || jump_straight(b, h, c, stride, goal) != NONE ||
-        jump_straight(b, v, c, stride, goal) != NONE) {
+    if (c == P->goal || jump_straight(P, h, c, ct, &k) != NONE ||
+        jump_straight(P, v, c, ct, &k) != NONE) {
       *steps = n;
       return c;
     }
@@ -294,6 +310,29 @@ static unsigned successors(unsigned nb, unsigned from_dir) {
   return legal & want;
 }
 
+/* ---- the column-major copy ---- */
+
+/* Makes G->passable_t from passable on first use; grid.c keeps it in step
+ * with every later edit. */
+static int ensure_columns(astar_grid *G, const uint64_t *passable) {
+  size_t words = ((size_t)G->ntiles + 63u) / 64u;
+  uint32_t s = (uint32_t)G->stride, ph = (uint32_t)G->height + 2u, x, y;
+  uint64_t *t;
+  if (G->passable_t != NULL) return ASTAR_OK;
+  t = G->alloc(G->alloc_ud, NULL, 0, words * sizeof(uint64_t));
+  if (t == NULL) return ASTAR_ENOMEM;
+  memset(t, 0, words * sizeof(uint64_t));
+  for (y = 1; y + 1 < ph; y++) {
+    for (x = 1; x + 1 < s; x++) {
+      uint32_t i = y * s + x, j = x * ph + y;
+      if ((passable[i >> 6] >> (i & 63u)) & 1u)
+        t[j >> 6] |= (uint64_t)1 << (j & 63u);
+    }
+  }
+  G->passable_t = t;
+  return ASTAR_OK;
+}
+
 /* ---- the path: every tile, costs summed from the start ---- */
 
 static void unfold_path(astar_grid *G, uint32_t start, uint32_t goal,
@@ -338,6 +377,7 @@ int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
   uint32_t *pos, *stamp;
   uint32_t expanded = 0;
   bitmap b;
+  planes P;
   int st;
 
   memset(r, 0, sizeof *r);
@@ -346,7 +386,7 @@ int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
   if (G->busy) return ASTAR_EBUSY;
   b.bm = passable;
   b.nwords = ((size_t)G->ntiles + 63u) / 64u;
-  stride = (uint32_t)G->stride;
+  b.stride = stride = (uint32_t)G->stride;
   start = astar_index(G, q->sx, q->sy);
   goal = astar_index(G, q->gx, q->gy);
   G->last_start = start;
@@ -361,6 +401,13 @@ int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
     return ASTAR_OK;
   }
   if ((st = astar__ensure_scratch(G)) != ASTAR_OK) return st;
+  if ((st = ensure_columns(G, passable)) != ASTAR_OK) return st;
+  P.b = b;
+  P.t.bm = G->passable_t;
+  P.t.nwords = b.nwords;
+  P.t.stride = (uint32_t)G->height + 2u;
+  P.goal = goal;
+  P.goal_t = to_col(&P, goal);
 
   (void)astar_grid_uniform(G, &c);
   card = G->cardinal_length;
@@ -399,6 +446,7 @@ int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
     double gu = heap[0].g;
     unsigned dirs, nb;
     int32_t ux, uy;
+    uint32_t ut;
     if (n > 1) heap_pop(heap, pos, n);
     n--;
     stamp[u] |= STAMP_CLOSED;
@@ -409,6 +457,7 @@ int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
       break;
     }
     astar_xy(G, u, &ux, &uy);
+    ut = (uint32_t)(ux + 1) * P.t.stride + (uint32_t)(uy + 1);
     nb = bits3(&b, u - stride) | bits3(&b, u) << 3 | bits3(&b, u + stride)
                                                          << 6;
     dirs = successors(nb, u == start ? 8u : stamp[u] & STAMP_DIR);
@@ -420,15 +469,9 @@ int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
       astar_heap_entry e;
       size_t at;
       dirs &= dirs - 1;
-      if (d >= 4) {
-        j = jump_diagonal(&b, d, u, stride, goal, &k);
-        if (j == NONE) continue;
-      } else {
-        j = jump_straight(&b, d, u, stride, goal);
-        if (j == NONE) continue;
-        k = d == ASTAR_N || d == ASTAR_S ? (j > u ? j - u : u - j) / stride
-                                         : (j > u ? j - u : u - j);
-      }
+      j = d >= 4 ? jump_diagonal(&P, d, u, ut, &k)
+                 : jump_straight(&P, d, u, ut, &k);
+      if (j == NONE) continue;
       sv = stamp[j];
       ng = gu + (double)k * step[d];
       if ((sv & STAMP_GEN_MASK) == open_tag) { /* seen in this search */
