@@ -199,7 +199,8 @@ static inline uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
  * diagonal step needs both tiles beside it open. */
 static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
                               uint32_t it, uint32_t *steps) {
-  int dx = astar_dir_dx[d], dy = astar_dir_dy[d];
+  int dx = d == ASTAR_NE || d == ASTAR_SE ? 1 : -1;
+  int dy = d == ASTAR_SE || d == ASTAR_SW ? 1 : -1;
   unsigned h = dx > 0 ? ASTAR_E : ASTAR_W;
   unsigned v = dy > 0 ? ASTAR_S : ASTAR_N;
   int32_t vstep = dy > 0 ? (int32_t)P->b.stride : -(int32_t)P->b.stride;
@@ -272,14 +273,14 @@ static inline uint64_t quantise(double f, double inv_q) {
  * bits 0-2 the row above (W to E), 3-5 u's row, 6-8 the row below. */
 #define NB(b) (1u << (b))
 static unsigned successors(unsigned nb, unsigned from_dir) {
-  unsigned n = !!(nb & NB(1)), e = !!(nb & NB(5)), s = !!(nb & NB(7)),
-           w = !!(nb & NB(3));
+  unsigned n = (nb >> 1) & 1u, e = (nb >> 5) & 1u, s = (nb >> 7) & 1u,
+           w = (nb >> 3) & 1u;
   unsigned legal = n << ASTAR_N | e << ASTAR_E | s << ASTAR_S | w << ASTAR_W;
   unsigned want;
-  legal |= (n & e & !!(nb & NB(2))) << ASTAR_NE;
-  legal |= (s & e & !!(nb & NB(8))) << ASTAR_SE;
-  legal |= (s & w & !!(nb & NB(6))) << ASTAR_SW;
-  legal |= (n & w & !!(nb & NB(0))) << ASTAR_NW;
+  legal |= (n & e & (nb >> 2)) << ASTAR_NE;
+  legal |= (s & e & (nb >> 8)) << ASTAR_SE;
+  legal |= (s & w & (nb >> 6)) << ASTAR_SW;
+  legal |= (n & w & nb) << ASTAR_NW;
   switch (from_dir) {
   case ASTAR_E:
     want = 1u << ASTAR_E;
