@@ -2,7 +2,7 @@
 #   make            build every runtime found (5.1 5.2 5.3 5.4 jit)
 #   make test       build, then run the busted specs on every runtime
 #   make demo       the README demo on the bundled map (Lua 5.4)
-#   make bench      bench/scen.lua on ../shared/maps (5.4, LuaJIT) + C driver
+#   make bench      A* and JPS on every map of ../shared/maps: C, 5.4, LuaJIT
 #   make asan       specs under AddressSanitizer + UBSan (Lua 5.4)
 #   make valgrind   specs under valgrind (Lua 5.4)
 #   make gcstress / oom / oom-asan / lint   see spec/c/README.md
@@ -26,7 +26,7 @@ LUA_5.3 := lua5.3
 LUA_5.4 := lua5.4
 LUA_jit := luajit
 
-CORE_SRC := src/grid.c src/units.c src/search.c src/text.c
+CORE_SRC := src/grid.c src/units.c src/search.c src/jps.c src/text.c
 BIND_SRC := src/lua_astar.c src/lua_args.c src/lua_costs.c
 HDRS     := $(wildcard src/*.h)
 
@@ -56,10 +56,11 @@ test-%: build/%/astar/core.so
 demo: build/5.4/astar/core.so
 	$(LUA_5.4) examples/demo.lua
 
+# BENCH_DIR: any directory of .map/.map.scen; BENCH_ARGS: e.g. --every 10
+BENCH_DIR ?= ../shared/maps
+BENCH_ARGS ?=
 bench: build/5.4/astar/core.so build/jit/astar/core.so build/bench/cdriver
-	build/bench/cdriver ../shared/maps
-	$(LUA_5.4) bench/scen.lua ../shared/maps
-	$(LUA_jit) bench/scen.lua ../shared/maps
+	$(LUA_5.4) bench/suite.lua $(BENCH_ARGS) $(BENCH_DIR)
 
 # Sanitizers: the 5.4 module built with ASan+UBSan, run by the stock lua5.4
 # with the ASan runtime preloaded.  Any report fails the run.

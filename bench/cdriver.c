@@ -6,7 +6,8 @@
  *
  * The same options, checks and output as bench/scen.lua, so the two can be
  * compared line by line: the difference is what the Lua binding costs.
- *   --algorithm NAME   search to run (only "astar" for now)
+ *   --algorithm LIST   searches to run, comma-separated: astar, jps, auto
+ *                      (default astar); each file runs under each in turn
  *   --every N          run every Nth scenario of each file (1st, N+1th, ...)
  *   --repeat N         time each file's loop N times and report the fastest
  *   --wall             time with CLOCK_MONOTONIC (wall time) instead of
@@ -32,9 +33,9 @@
 #include "astar.h"
 
 static const char usage_text[] =
-    "usage: cdriver [--algorithm NAME] [--every N] [--repeat N] [--wall] "
+    "usage: cdriver [--algorithm LIST] [--every N] [--repeat N] [--wall] "
     "FILE.map.scen|DIR ...\n"
-    "  --algorithm NAME  search algorithm: astar (default)\n"
+    "  --algorithm LIST  comma-separated: astar (default), jps, auto\n"
     "  --every N         run every Nth scenario of each file (default 1: all)\n"
     "  --repeat N        time each file N times, report the fastest "
     "(default 1)\n"
@@ -367,6 +368,30 @@ static long count_arg(const char *name, const char *value) {
   return n;
 }
 
+/* ---- algorithms ---- */
+
+static const char *const algo_names[] = {"auto", "astar", "jps"};
+#define MAX_ALGOS 8
+
+/* Parses "astar,jps" into ASTAR_ALGO_* codes; returns how many. */
+static int parse_algorithms(const char *list, int *out) {
+  int n = 0;
+  const char *p = list;
+  for (;;) {
+    size_t len = strcspn(p, ",");
+    int a, found = -1;
+    for (a = 0; a < 3; a++)
+      if (strlen(algo_names[a]) == len && strncmp(p, algo_names[a], len) == 0)
+        found = a;
+    if (found < 0 || n == MAX_ALGOS)
+      die("unknown algorithm '%s' (known: %s)", list, "astar, jps, auto");
+    out[n++] = found;
+    if (p[len] == '\0') break;
+    p += len + 1;
+  }
+  return n;
+}
+
 static const char *base_name(const char *path) {
   const char *s = strrchr(path, '/');
   return s ? s + 1 : path;
@@ -374,13 +399,15 @@ static const char *base_name(const char *path) {
 
 int main(int argc, char **argv) {
   const char *algorithm = "astar";
+  int algos[MAX_ALGOS], nalgos = 1;
   long every = 1, repeats = 1;
   char **files = NULL;
   size_t nfiles = 0, f;
   int32_t *pathbuf = NULL;
   size_t pathcap = 0;
-  unsigned long total_queries = 0, total_mismatches = 0;
-  double total_time = 0;
+  unsigned long total_queries[MAX_ALGOS] = {0},
+                total_mismatches[MAX_ALGOS] = {0}, all_mismatches = 0;
+  double total_time[MAX_ALGOS] = {0};
   int i;
 
   for (i = 1; i < argc; i++) {
@@ -401,8 +428,6 @@ int main(int argc, char **argv) {
     } else if (strcmp(opt, "--algorithm") == 0) {
       algorithm = val ? val : (i + 1 < argc ? argv[++i] : NULL);
       if (algorithm == NULL) die("--algorithm needs a name%s%s", "", "");
-      if (strcmp(algorithm, "astar") != 0)
-        die("unknown algorithm '%s' (known: %s)", algorithm, "astar");
     } else if (strcmp(opt, "--every") == 0) {
       every = count_arg("--every", val ? val : (i + 1 < argc ? argv[++i] : NULL));
     } else if (strcmp(opt, "--repeat") == 0) {
@@ -421,6 +446,7 @@ int main(int argc, char **argv) {
   }
   if (nfiles == 0)
     die("no scenario file or directory given\n%s%s", usage_text, "");
+  nalgos = parse_algorithms(algorithm, algos);
 
 #ifdef __VERSION__
   printf("# runtime: C driver (no Lua), compiler %s; astar %s\n", __VERSION__,
@@ -439,11 +465,10 @@ int main(int argc, char **argv) {
     astar_grid grid;
     astar_query q;
     astar_result r;
-    double *costs, best = HUGE_VAL;
+    double *costs;
     size_t k, n = 0, *sel;
-    unsigned long mismatches = 0;
-    uint64_t expanded = 0;
     long rep;
+    int ai;
     double tiles;
     size_t mem;
 
@@ -463,107 +488,119 @@ int main(int argc, char **argv) {
       sel[n++] = k;
     }
 
-    astar_query_defaults(&q);
-    /* One untimed query first: the grid allocates its search scratch on its
-       first search, a one-off cost that is not a query's (as in scen.lua). */
-    q.sx = sf.v[sel[0]].sx;
-    q.sy = sf.v[sel[0]].sy;
-    q.gx = sf.v[sel[0]].gx;
-    q.gy = sf.v[sel[0]].gy;
-    if (astar_find_path(&grid, &q, &r) != ASTAR_OK) {
-      fprintf(stderr, "cdriver: %s: astar_find_path failed\n", path);
-      return 2;
-    }
-    for (rep = 0; rep < repeats; rep++) {
-      uint64_t exp_sum = 0;
-      double t0, t;
-      t0 = now_seconds();
+    for (ai = 0; ai < nalgos; ai++) {
+      double best = HUGE_VAL;
+      unsigned long mismatches = 0;
+      uint64_t expanded = 0;
+      int ran;
+      astar_query_defaults(&q);
+      q.algorithm = algos[ai];
+      /* One untimed query first: the grid allocates its search scratch on its
+         first search, a one-off cost that is not a query's (as in scen.lua). */
+      q.sx = sf.v[sel[0]].sx;
+      q.sy = sf.v[sel[0]].sy;
+      q.gx = sf.v[sel[0]].gx;
+      q.gy = sf.v[sel[0]].gy;
+      if (astar_find_path(&grid, &q, &r) != ASTAR_OK) {
+        const char *why = q.algorithm == ASTAR_ALGO_JPS
+                              ? astar_jps_unsupported(&grid, &q) : NULL;
+        fprintf(stderr, "cdriver: %s: astar_find_path failed%s%s\n", path,
+                why ? ": jps needs " : "", why ? why : "");
+        return 2;
+      }
+      ran = r.algorithm;
+      for (rep = 0; rep < repeats; rep++) {
+        uint64_t exp_sum = 0;
+        double t0, t;
+        t0 = now_seconds();
+        for (k = 0; k < n; k++) {
+          const scen *s = &sf.v[sel[k]];
+          int rc;
+          q.sx = s->sx;
+          q.sy = s->sy;
+          q.gx = s->gx;
+          q.gy = s->gy;
+          rc = astar_find_path(&grid, &q, &r);
+          if (rc != ASTAR_OK) {
+            fprintf(stderr, "cdriver: %s:%ld: astar_find_path failed (%d)\n",
+                    path, s->line, rc);
+            return 2;
+          }
+          exp_sum += r.expanded;
+          costs[k] = -1.0; /* no path */
+          if (r.outcome == ASTAR_FOUND) {
+            /* Walk the path back from the goal into a flat x, y array, start
+               first, as the binding does for its table. */
+            uint32_t node = astar_path_last(&grid);
+            size_t m = (size_t)r.length;
+            int ok = 1;
+            if (2 * m > pathcap) {
+              pathcap = 2 * m + 1024;
+              pathbuf = xrealloc(pathbuf, pathcap * sizeof *pathbuf);
+            }
+            for (;;) {
+              int32_t x, y;
+              if (m == 0) { ok = 0; break; }
+              m--;
+              astar_xy(&grid, node, &x, &y);
+              pathbuf[2 * m] = x;
+              pathbuf[2 * m + 1] = y;
+              if (!astar_path_prev(&grid, &node)) break;
+            }
+            if (ok && m == 0 && r.length > 0 && pathbuf[0] == s->sx &&
+                pathbuf[1] == s->sy &&
+                pathbuf[2 * r.length - 2] == s->gx &&
+                pathbuf[2 * r.length - 1] == s->gy)
+              costs[k] = r.cost;
+            else
+              costs[k] = -2.0; /* path walk disagrees with the result */
+          }
+        }
+        t = now_seconds() - t0;
+        if (t < best) best = t;
+        expanded = exp_sum;
+      }
+
       for (k = 0; k < n; k++) {
         const scen *s = &sf.v[sel[k]];
-        int rc;
-        q.sx = s->sx;
-        q.sy = s->sy;
-        q.gx = s->gx;
-        q.gy = s->gy;
-        rc = astar_find_path(&grid, &q, &r);
-        if (rc != ASTAR_OK) {
-          fprintf(stderr, "cdriver: %s:%ld: astar_find_path failed (%d)\n",
-                  path, s->line, rc);
-          return 2;
-        }
-        exp_sum += r.expanded;
-        costs[k] = -1.0; /* no path */
-        if (r.outcome == ASTAR_FOUND) {
-          /* Walk the path back from the goal into a flat x, y array, start
-             first, as the binding does for its table. */
-          uint32_t node = astar_path_last(&grid);
-          size_t m = (size_t)r.length;
-          int ok = 1;
-          if (2 * m > pathcap) {
-            pathcap = 2 * m + 1024;
-            pathbuf = xrealloc(pathbuf, pathcap * sizeof *pathbuf);
+        double c = costs[k];
+        if (c < 0 || fabs(c - s->length) > s->tol) {
+          mismatches++;
+          if (mismatches <= 5) {
+            char got[64];
+            if (c == -1.0) strcpy(got, "no path");
+            else if (c == -2.0) strcpy(got, "a path that does not walk back from goal to start");
+            else sprintf(got, "%.8f", c);
+            fprintf(stderr,
+                    "MISMATCH %s #%lu (%ld,%ld)->(%ld,%ld): expected %s, got "
+                    "%s\n",
+                    base_name(path), (unsigned long)sel[k] + 1,
+                    (long)s->sx + 1, (long)s->sy + 1, (long)s->gx + 1,
+                    (long)s->gy + 1, s->length_text, got);
           }
-          for (;;) {
-            int32_t x, y;
-            if (m == 0) { ok = 0; break; }
-            m--;
-            astar_xy(&grid, node, &x, &y);
-            pathbuf[2 * m] = x;
-            pathbuf[2 * m + 1] = y;
-            if (!astar_path_prev(&grid, &node)) break;
-          }
-          if (ok && m == 0 && r.length > 0 && pathbuf[0] == s->sx &&
-              pathbuf[1] == s->sy &&
-              pathbuf[2 * r.length - 2] == s->gx &&
-              pathbuf[2 * r.length - 1] == s->gy)
-            costs[k] = r.cost;
-          else
-            costs[k] = -2.0; /* path walk disagrees with the result */
         }
       }
-      t = now_seconds() - t0;
-      if (t < best) best = t;
-      expanded = exp_sum;
-    }
 
-    for (k = 0; k < n; k++) {
-      const scen *s = &sf.v[sel[k]];
-      double c = costs[k];
-      if (c < 0 || fabs(c - s->length) > s->tol) {
-        mismatches++;
-        if (mismatches <= 5) {
-          char got[64];
-          if (c == -1.0) strcpy(got, "no path");
-          else if (c == -2.0) strcpy(got, "a path that does not walk back from goal to start");
-          else sprintf(got, "%.8f", c);
-          fprintf(stderr,
-                  "MISMATCH %s #%lu (%ld,%ld)->(%ld,%ld): expected %s, got "
-                  "%s\n",
-                  base_name(path), (unsigned long)sel[k] + 1,
-                  (long)s->sx + 1, (long)s->sy + 1, (long)s->gx + 1,
-                  (long)s->gy + 1, s->length_text, got);
-        }
-      }
-    }
+      tiles = (double)grid.width * (double)grid.height;
+      mem = astar_grid_memory(&grid);
+      if (mem != alloc_held)
+        fprintf(stderr,
+                "cdriver: note: %s: astar_grid_memory says %lu bytes, the "
+                "allocator holds %lu\n",
+                base_name(map_path), (unsigned long)mem,
+                (unsigned long)alloc_held);
+      printf("%-24s algorithm=%-5s queries=%-6lu mismatches=%-3lu mean_us=%-9.3f "
+             "expanded=%-9.1f nodes_per_s=%-10.0f bytes_per_tile=%.2f\n",
+             base_name(path), algo_names[ran], (unsigned long)n, mismatches,
+             n ? best / (double)n * 1e6 : 0.0,
+             n ? (double)expanded / (double)n : 0.0,
+             best > 0 ? (double)expanded / best : 0.0, (double)mem / tiles);
+      fflush(stdout);
+      total_queries[ai] += (unsigned long)n;
+      total_mismatches[ai] += mismatches;
+      total_time[ai] += best;
 
-    tiles = (double)grid.width * (double)grid.height;
-    mem = astar_grid_memory(&grid);
-    if (mem != alloc_held)
-      fprintf(stderr,
-              "cdriver: note: %s: astar_grid_memory says %lu bytes, the "
-              "allocator holds %lu\n",
-              base_name(map_path), (unsigned long)mem,
-              (unsigned long)alloc_held);
-    printf("%-24s queries=%-6lu mismatches=%-3lu mean_us=%-9.3f "
-           "expanded=%-9.1f nodes_per_s=%-10.0f bytes_per_tile=%.2f\n",
-           base_name(path), (unsigned long)n, mismatches,
-           n ? best / (double)n * 1e6 : 0.0,
-           n ? (double)expanded / (double)n : 0.0,
-           best > 0 ? (double)expanded / best : 0.0, (double)mem / tiles);
-    fflush(stdout);
-    total_queries += (unsigned long)n;
-    total_mismatches += mismatches;
-    total_time += best;
+    }
 
     astar_grid_release(&grid);
     free(sel);
@@ -573,11 +610,15 @@ int main(int argc, char **argv) {
     free(sf.first_map);
   }
 
-  printf("TOTAL queries=%lu mismatches=%lu mean_us=%.3f\n", total_queries,
-         total_mismatches,
-         total_queries ? total_time / (double)total_queries * 1e6 : 0.0);
+  for (i = 0; i < nalgos; i++) {
+    printf("TOTAL algorithm=%s queries=%lu mismatches=%lu mean_us=%.3f\n",
+           algo_names[algos[i]], total_queries[i], total_mismatches[i],
+           total_queries[i]
+               ? total_time[i] / (double)total_queries[i] * 1e6 : 0.0);
+    all_mismatches += total_mismatches[i];
+  }
   for (f = 0; f < nfiles; f++) free(files[f]);
   free(files);
   free(pathbuf);
-  return total_mismatches > 0 ? 1 : 0;
+  return all_mismatches > 0 ? 1 : 0;
 }

@@ -9,7 +9,8 @@
 -- is 5.1 .. 5.4, or jit under LuaJIT.
 --
 -- Options:
---   --algorithm NAME   search to run (only "astar" for now)
+--   --algorithm LIST   searches to run, comma-separated: astar, jps, auto
+--                      (default astar); each file runs under each in turn
 --   --every N          run every Nth scenario of each file (1st, N+1th, ...)
 --   --repeat N         time each file's loop N times and report the fastest
 --
@@ -18,13 +19,17 @@
 -- load error.
 
 local USAGE = [[
-usage: bench/scen.lua [--algorithm NAME] [--every N] [--repeat N] FILE.map.scen|DIR ...
-  --algorithm NAME  search algorithm: astar (default)
+usage: bench/scen.lua [--algorithm LIST] [--every N] [--repeat N] FILE.map.scen|DIR ...
+  --algorithm LIST  comma-separated: astar (default), jps, auto
   --every N         run every Nth scenario of each file (default 1: all)
   --repeat N        time each file N times, report the fastest (default 1)]]
 
 -- Searches the benchmark knows: name -> options table for find_path.
-local ALGORITHMS = { astar = false }
+local ALGORITHMS = {
+  astar = { algorithm = "astar" },
+  jps = { algorithm = "jps" },
+  auto = false, -- no options: what a plain find_path call gets
+}
 
 local function die(msg, status)
   io.stderr:write("scen.lua: ", msg, "\n")
@@ -56,6 +61,7 @@ local movingai = require("astar.movingai")
 -- Command line.
 
 local algorithm, every, repeats = "astar", 1, 1
+local algos = {}
 local inputs = {}
 
 local function count_arg(name, value)
@@ -83,13 +89,6 @@ do
     elseif opt == "--algorithm" then
       algorithm = value()
       if not algorithm then die("--algorithm needs a name") end
-      if ALGORITHMS[algorithm] == nil then
-        local names = {}
-        for k in pairs(ALGORITHMS) do names[#names + 1] = k end
-        table.sort(names)
-        die(("unknown algorithm '%s' (known: %s)"):format(
-          algorithm, table.concat(names, ", ")))
-      end
     elseif opt == "--every" then
       every = count_arg("--every", value())
     elseif opt == "--repeat" then
@@ -103,6 +102,12 @@ do
   end
 end
 if #inputs == 0 then die("no scenario file or directory given\n" .. USAGE) end
+for name in (algorithm .. ","):gmatch("([^,]*),") do
+  if ALGORITHMS[name] == nil then
+    die(("unknown algorithm '%s' (known: astar, jps, auto)"):format(name))
+  end
+  algos[#algos + 1] = name
+end
 
 ---------------------------------------------------------------------------
 -- Files: a directory stands for every *.map.scen in it, sorted by name.
@@ -169,8 +174,11 @@ print(fmt("# runtime: %s; module %s; astar %s", runtime(), so,
 print(fmt("# algorithm=%s every=%d repeat=%d clock=cpu", algorithm, every, repeats))
 io.stdout:flush()
 
-local total_queries, total_mismatches, total_time = 0, 0, 0
-local options = ALGORITHMS[algorithm] or nil
+local total_queries, total_mismatches, total_time = {}, {}, {}
+for a = 1, #algos do
+  total_queries[a], total_mismatches[a], total_time[a] = 0, 0, 0
+end
+local any_mismatch = false
 
 for _, path in ipairs(files) do
   local name = path:match("([^/\\]+)$") or path
@@ -204,49 +212,58 @@ for _, path in ipairs(files) do
   end
 
   local costs, out = {}, {}
-  for k = 1, n do costs[k] = false end
-  local best, expanded = math.huge, 0
-  -- One untimed query first: the grid allocates its search scratch on its
-  -- first search, a one-off cost that is not a query's.
-  grid:find_path(SX[1], SY[1], GX[1], GY[1], options, out)
-  for _ = 1, repeats do
-    collectgarbage()
-    local exp_sum = 0
-    local t0 = clock()
-    for k = 1, n do
-      local p, cost, exp = grid:find_path(SX[k], SY[k], GX[k], GY[k], options, out)
-      costs[k] = p and cost or false
-      exp_sum = exp_sum + (exp or 0)
+  for a, aname in ipairs(algos) do
+    local options = ALGORITHMS[aname] or nil
+    local ran = "?"
+    for k = 1, n do costs[k] = false end
+    local best, expanded = math.huge, 0
+    -- One untimed query first: the grid allocates its search scratch on its
+    -- first search, a one-off cost that is not a query's.
+    grid:find_path(SX[1], SY[1], GX[1], GY[1], options, out)
+    for _ = 1, repeats do
+      collectgarbage()
+      local exp_sum = 0
+      local t0 = clock()
+      for k = 1, n do
+        local p, cost, exp, alg = grid:find_path(SX[k], SY[k], GX[k], GY[k], options, out)
+        costs[k] = p and cost or false
+        ran = alg
+        exp_sum = exp_sum + (exp or 0)
+      end
+      local t = clock() - t0
+      if t < best then best = t end
+      expanded = exp_sum
     end
-    local t = clock() - t0
-    if t < best then best = t end
-    expanded = exp_sum
-  end
 
-  local mismatches = 0
-  for k = 1, n do
-    local c = costs[k]
-    if not c or math.abs(c - LEN[k]) > TOL[k] then
-      mismatches = mismatches + 1
-      if mismatches <= 5 then
-        local e = entries[idx[k]]
-        io.stderr:write(fmt("MISMATCH %s #%d (%d,%d)->(%d,%d): expected %s, got %s\n",
-          name, idx[k], e.sx, e.sy, e.gx, e.gy, e.length_text,
-          c and fmt("%.8f", c) or "no path"))
+    local mismatches = 0
+    for k = 1, n do
+      local c = costs[k]
+      if not c or math.abs(c - LEN[k]) > TOL[k] then
+        mismatches = mismatches + 1
+        if mismatches <= 5 then
+          local e = entries[idx[k]]
+          io.stderr:write(fmt("MISMATCH %s #%d (%d,%d)->(%d,%d): expected %s, got %s\n",
+            name, idx[k], e.sx, e.sy, e.gx, e.gy, e.length_text,
+            c and fmt("%.8f", c) or "no path"))
+        end
       end
     end
-  end
 
-  local tiles = w * h
-  print(fmt("%-24s queries=%-6d mismatches=%-3d mean_us=%-9.3f expanded=%-9.1f nodes_per_s=%-10.0f bytes_per_tile=%.2f",
-    name, n, mismatches, best / n * 1e6, expanded / n,
-    best > 0 and expanded / best or 0, grid:memory() / tiles))
-  io.stdout:flush()
-  total_queries = total_queries + n
-  total_mismatches = total_mismatches + mismatches
-  total_time = total_time + best
+    local tiles = w * h
+    print(fmt("%-24s algorithm=%-5s queries=%-6d mismatches=%-3d mean_us=%-9.3f expanded=%-9.1f nodes_per_s=%-10.0f bytes_per_tile=%.2f",
+      name, ran, n, mismatches, best / n * 1e6, expanded / n,
+      best > 0 and expanded / best or 0, grid:memory() / tiles))
+    io.stdout:flush()
+    total_queries[a] = total_queries[a] + n
+    total_mismatches[a] = total_mismatches[a] + mismatches
+    total_time[a] = total_time[a] + best
+    if mismatches > 0 then any_mismatch = true end
+  end
 end
 
-print(fmt("TOTAL queries=%d mismatches=%d mean_us=%.3f", total_queries,
-          total_mismatches, total_queries > 0 and total_time / total_queries * 1e6 or 0))
-os.exit(total_mismatches > 0 and 1 or 0)
+for a, aname in ipairs(algos) do
+  print(fmt("TOTAL algorithm=%s queries=%d mismatches=%d mean_us=%.3f", aname,
+            total_queries[a], total_mismatches[a], total_queries[a] > 0
+              and total_time[a] / total_queries[a] * 1e6 or 0))
+end
+os.exit(any_mismatch and 1 or 0)

@@ -346,6 +346,11 @@ static void check_result(const astar_query *q, const astar_result *r) {
   }
 #endif
   FZ_ASSERT(r->outcome == expect);
+  /* auto runs JPS exactly where it applies (JPS: same costs as A*, checked
+     against the reference below like A*'s) */
+  FZ_ASSERT(r->algorithm == (astar_jps_unsupported(&grid, q) == NULL
+                                 ? ASTAR_ALGO_JPS : ASTAR_ALGO_ASTAR) ||
+            q->algorithm != ASTAR_ALGO_AUTO);
   FZ_ASSERT(r->expanded <= (uint32_t)passable);
 
   node = astar_path_last(&grid);
@@ -367,7 +372,9 @@ static void check_result(const astar_query *q, const astar_result *r) {
       nodes[len++] = node;
     }
     FZ_ASSERT(len == r->length);
-    FZ_ASSERT(r->expanded >= len);
+    /* A* expands every tile of its path; JPS only the jump points */
+    FZ_ASSERT(r->algorithm == ASTAR_ALGO_JPS ? r->expanded >= 1
+                                             : r->expanded >= len);
     FZ_ASSERT(nodes[0] == astar_index(&grid, q->gx, q->gy));
     FZ_ASSERT(nodes[len - 1] == astar_index(&grid, q->sx, q->sy));
     for (k = 0; k < len; k++) {
@@ -430,6 +437,10 @@ static void read_query(fz_reader *rd, astar_query *q) {
   hw = fz_byte(rd);
   q->heuristic = (int)(hw % 6);
   q->weight = WEIGHTS[(hw / 6) % 8];
+  /* mostly auto; sometimes A* forced, or JPS forced where it applies */
+  if ((hw / 48) % 4 == 1) q->algorithm = ASTAR_ALGO_ASTAR;
+  if ((hw / 48) % 4 == 2 && astar_jps_unsupported(&grid, q) == NULL)
+    q->algorithm = ASTAR_ALGO_JPS;
 }
 
 static void run_query(const astar_query *q, astar_result *r) {
@@ -612,7 +623,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       case 3: q.gy = -1 - (int32_t)(v >> 4); break;
       case 4: q.heuristic = 6; break;
       case 5: q.heuristic = -1; break;
-      case 6: q.weight = 0.5; break;
+      case 6: q.weight = v & 16 ? 0.5 : 1.0;
+        /* JPS forced where it does not apply is invalid too */
+        if (!(v & 16)) {
+          q.algorithm = ASTAR_ALGO_JPS;
+          q.heuristic = ASTAR_H_ZERO;
+        }
+        break;
       case 7: q.weight = NAN; break;
       default: q.weight = INFINITY; break;
       }

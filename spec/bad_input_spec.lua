@@ -338,6 +338,21 @@ for _, fname in ipairs({ "find_path", "next_step" }) do
   end
   case(fname .. ": options not a table", function(g) return call(g, "zero") end,
        prefix(6, fname) .. "options")
+  case(fname .. ": algorithm = 'bfs'", function(g)
+    return call(g, { algorithm = "bfs" })
+  end, exact(6, fname, "algorithm must be one of 'auto', 'astar', 'jps', "
+    .. "got 'bfs'"))
+  case(fname .. ": algorithm = 2", function(g)
+    return call(g, { algorithm = 2 })
+  end, exact(6, fname, "algorithm must be one of 'auto', 'astar', 'jps', "
+    .. "got 2"))
+  case(fname .. ": algorithm = 'JPS'", function(g)
+    return call(g, { algorithm = "JPS" })
+  end, prefix(6, fname) .. "algorithm .*'JPS'%)$")
+  -- the test grid has tiles of cost 3 and 0.5: JPS does not apply
+  case(fname .. ": algorithm = 'jps' on weighted tiles", function(g)
+    return call(g, { algorithm = "jps" })
+  end, exact(6, fname, "algorithm 'jps' needs uniform tile costs"))
 end
 case("find_path: out = 5", function(g)
   return g:find_path(1, 1, 2, 2, nil, 5)

@@ -51,11 +51,15 @@ describe("find_path results", function()
 
   it("blocked start: nil, 'start_blocked', 0 expanded", function()
     local g = astar.from_string("#.\n.#")
-    assert.are.same({ nil, "start_blocked", 0 }, { g:find_path(1, 1, 2, 1) })
+    -- the 4th value names the search that would have run
+    assert.are.same({ nil, "start_blocked", 0, "jps" },
+                    { g:find_path(1, 1, 2, 1) })
     -- the start is checked first, also when both ends are blocked, and
     -- when start == goal
-    assert.are.same({ nil, "start_blocked", 0 }, { g:find_path(1, 1, 2, 2) })
-    assert.are.same({ nil, "start_blocked", 0 }, { g:find_path(1, 1, 1, 1) })
+    assert.are.same({ nil, "start_blocked", 0, "jps" },
+                    { g:find_path(1, 1, 2, 2) })
+    assert.are.same({ nil, "start_blocked", 0, "astar" },
+                    { g:find_path(1, 1, 1, 1, { algorithm = "astar" }) })
   end)
 
   it("blocked goal: nil, 'goal_blocked'", function()
@@ -68,7 +72,8 @@ describe("find_path results", function()
 
   it("no path: nil, 'no_path', every reachable tile expanded once", function()
     local g = astar.from_string("...#...\n...#...")
-    local path, reason, expanded = g:find_path(1, 1, 7, 1)
+    local path, reason, expanded = g:find_path(1, 1, 7, 1,
+                                               { algorithm = "astar" })
     assert.is_nil(path)
     assert.are.equal("no_path", reason)
     assert.are.equal(6, expanded)
@@ -274,7 +279,8 @@ describe("tie-breaking and determinism", function()
       for _ = 1, 10 do
         local path, r = case.grid:find_path(
           rng:int(1, case.width), rng:int(1, case.height),
-          rng:int(1, case.width), rng:int(1, case.height))
+          rng:int(1, case.width), rng:int(1, case.height),
+          { algorithm = "astar" })
         if path then
           fold(#path)
           for i = 1, #path do fold(path[i]) end

@@ -129,6 +129,8 @@ typedef struct astar_heap_entry {
   uint64_t key;
   double g;
   uint32_t node;
+  uint32_t parent; /* JPS only: the jump point node was reached from (fills
+                      what would be padding; A* leaves it unset) */
 } astar_heap_entry;
 
 /*
@@ -144,7 +146,10 @@ typedef struct astar_heap_entry {
  *                      height (float)          4 bytes
  *                      per unit class with its own layers: 5 1/8 bytes
  *                      tile-callback memo      16 bytes
- * Search scratch:      heap position           4 bytes
+ * Search scratch:      passable bit, column-major (JPS only)
+ *                                              1/8 byte
+ *      heap position (JPS: a closed jump point's parent)
+ *                                              4 bytes
  *                      stamp (generation, closed flag, parent direction)
  *                                              4 bytes
  * Fields are public so the binding and tests can read them; change them
@@ -157,6 +162,9 @@ typedef struct astar_grid {
   float *cost;            /* stored cost; kept when a tile is blocked */
   uint8_t *moves;         /* bit d: the step in direction d is legal */
   uint64_t *passable;     /* bit i: tile i is passable (border: 0) */
+  uint64_t *passable_t;   /* the same bits column-major (bit x * (height
+                             + 2) + y), for JPS's vertical scans; made on
+                             the first JPS search, then kept in step */
   int diagonal;           /* ASTAR_DIAG_* */
   double cardinal_length, diagonal_length;
   double step_length[8];  /* per direction */
@@ -168,6 +176,12 @@ typedef struct astar_grid {
   float *heights;         /* NULL: every tile at height 0 */
   astar_unit *units[ASTAR_MAX_UNITS]; /* NULL: undefined (unit 0: default) */
   int units_own;          /* how many units have their own layers */
+  /* cheapest and dearest cost over passable tiles only, with how many
+     passable tiles hold each (the uniform-cost test of jump point search);
+     rescanned lazily when the last tile holding either leaves */
+  float open_min, open_max;
+  uint32_t open_min_count, open_max_count;
+  int open_range_dirty;
   /* search scratch, allocated on the first search and reused */
   uint32_t *heap_pos; /* an open node's index in heap */
   uint32_t *stamp;
@@ -216,6 +230,10 @@ void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open);
 void astar_grid_refresh(astar_grid *g);
 /* Cheapest cost that a step can enter (recomputed if stale). */
 float astar_grid_min_cost(astar_grid *g);
+/* 1 when every passable tile has the same cost (stored in *cost; 1 when no
+ * tile is passable), else 0.  O(1) except after the last tile holding the
+ * cheapest or dearest passable cost changed: then one rescan. */
+int astar_grid_uniform(astar_grid *g, float *cost);
 
 /* Terrain and heights.  The first write allocates the layer (ENOMEM). */
 int astar_grid_set_terrain(astar_grid *g, int32_t x, int32_t y, int terrain);
@@ -311,6 +329,14 @@ typedef int (*astar_tile_fn)(void *ud, int32_t x, int32_t y, double cost,
                              double *out);
 typedef int (*astar_move_fn)(void *ud, int32_t x1, int32_t y1, int32_t x2,
                              int32_t y2, double cost, double *out);
+/* Search algorithms.  AUTO runs JPS when the query qualifies for it
+ * (astar_jps_unsupported returns NULL), else A*. */
+enum {
+  ASTAR_ALGO_AUTO = 0,
+  ASTAR_ALGO_ASTAR = 1, /* the A* engine (weighted A*, Dijkstra, ...) */
+  ASTAR_ALGO_JPS = 2    /* jump point search: uniform costs, 8-way, no
+                           corner cutting; optimal, same costs as A* */
+};
 
 /* Search. */
 typedef struct astar_query {
@@ -325,23 +351,31 @@ typedef struct astar_query {
    * 0: the unit's cheapest tile cost.  With callbacks the search checks
    * it and stops with ASTAR_EBOUND if a callback goes below it. */
   double min_cost;
+  int algorithm;          /* ASTAR_ALGO_* */
 } astar_query;
 
 typedef struct astar_result {
   int outcome;        /* ASTAR_FOUND, ASTAR_NO_PATH, ... */
   double cost;        /* path cost when found */
-  uint32_t expanded;  /* nodes taken off the open list and expanded */
+  uint32_t expanded;  /* nodes taken off the open list and expanded (JPS:
+                         jump points) */
   uint32_t length;    /* tiles on the path, start and goal included */
   /* ASTAR_EBOUND: the step (or tile: x1 == x2, y1 == y2), its cost and
    * the bound it broke */
   int32_t bad_x1, bad_y1, bad_x2, bad_y2;
   double bad_cost, bad_bound;
+  int algorithm;      /* ASTAR_ALGO_ASTAR or ASTAR_ALGO_JPS: what ran */
 } astar_result;
 
 void astar_query_defaults(astar_query *q);
 /* Runs the search.  Returns ASTAR_OK (see r->outcome), ASTAR_ENOMEM,
- * ASTAR_EINVAL (bad query) or ASTAR_EBUSY. */
+ * ASTAR_EINVAL (bad query, or ASTAR_ALGO_JPS where it does not apply) or
+ * ASTAR_EBUSY. */
 int astar_find_path(astar_grid *g, const astar_query *q, astar_result *r);
+/* NULL when jump point search applies to q on g; else what it needs, as a
+ * phrase ("uniform tile costs", ...).  The query's own fields are not
+ * range-checked here. */
+const char *astar_jps_unsupported(astar_grid *g, const astar_query *q);
 
 /* The path of the last successful search, walked from the goal back to the
  * start: start with astar_path_last(), then astar_path_prev() until it

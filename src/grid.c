@@ -31,7 +31,8 @@ size_t astar_grid_bytes(int32_t w, int32_t h, int with_scratch) {
   if (with_scratch) per += 2 * sizeof(uint32_t);
   total = astar__mul_size(n, per);
   if (total == 0) return 0;
-  return total + bitmap_words(n) * sizeof(uint64_t);
+  /* the passability bits, and with scratch their column-major copy */
+  return total + (with_scratch ? 2u : 1u) * bitmap_words(n) * sizeof(uint64_t);
 }
 
 size_t astar_grid_memory(const astar_grid *g) {
@@ -39,6 +40,8 @@ size_t astar_grid_memory(const astar_grid *g) {
   if (g->cost == NULL) return 0;
   total += (size_t)g->ntiles * (sizeof(float) + sizeof(uint8_t));
   total += bitmap_words(g->ntiles) * sizeof(uint64_t);
+  if (g->passable_t != NULL)
+    total += bitmap_words(g->ntiles) * sizeof(uint64_t);
   /* each scratch array on its own: a failed first search may leave one */
   if (g->heap_pos != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
   if (g->stamp != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
@@ -66,6 +69,7 @@ void astar_grid_release(astar_grid *g) {
   grid_free(g, g->cost, n, sizeof(float));
   grid_free(g, g->moves, n, sizeof(uint8_t));
   grid_free(g, g->passable, bitmap_words(n), sizeof(uint64_t));
+  grid_free(g, g->passable_t, bitmap_words(n), sizeof(uint64_t));
   grid_free(g, g->heap_pos, n, sizeof(uint32_t));
   grid_free(g, g->stamp, n, sizeof(uint32_t));
   grid_free(g, g->heap, g->heap_cap, sizeof(astar_heap_entry));
@@ -77,8 +81,46 @@ static inline int is_open(const astar_grid *g, uint32_t i) {
   return astar__bit(g->passable, i);
 }
 
+/* The cost range over passable tiles (see astar_grid_uniform): like
+ * min_cost, a tile leaving an extreme it was the last to hold marks the
+ * range stale, and astar_grid_uniform rescans. */
+static void range_remove(astar_grid *g, float c) {
+  if (g->open_range_dirty) return;
+  if (c == g->open_min && --g->open_min_count == 0) g->open_range_dirty = 1;
+  if (c == g->open_max && --g->open_max_count == 0) g->open_range_dirty = 1;
+}
+
+static void range_add(astar_grid *g, float c) {
+  if (g->open_range_dirty) return;
+  if (g->open_min_count == 0 || c < g->open_min) {
+    g->open_min = c;
+    g->open_min_count = 1;
+  } else if (c == g->open_min) {
+    g->open_min_count++;
+  }
+  if (g->open_max_count == 0 || c > g->open_max) {
+    g->open_max = c;
+    g->open_max_count = 1;
+  } else if (c == g->open_max) {
+    g->open_max_count++;
+  }
+}
+
 static inline void set_open(astar_grid *g, uint32_t i, int open) {
-  astar__set_bit(g->passable, i, open);
+  uint64_t bit = (uint64_t)1 << (i & 63);
+  if (is_open(g, i) == open) return;
+  if (open) {
+    g->passable[i >> 6] |= bit;
+    range_add(g, g->cost[i]);
+  } else {
+    g->passable[i >> 6] &= ~bit;
+    range_remove(g, g->cost[i]);
+  }
+  if (g->passable_t != NULL) { /* the column-major copy JPS made */
+    uint32_t s = (uint32_t)g->stride, ph = (uint32_t)g->height + 2u;
+    uint32_t t = (i % s) * ph + i / s;
+    g->passable_t[t >> 6] ^= (uint64_t)1 << (t & 63);
+  }
 }
 
 /* The legal moves out of tile i over passability bits: they depend on the
@@ -246,11 +288,40 @@ float astar_grid_min_cost(astar_grid *g) {
   return g->min.value;
 }
 
-static void store_cost(astar_grid *g, uint32_t i, float cost) {
-  if (g->cost[i] == cost) return;
+int astar_grid_uniform(astar_grid *g, float *cost) {
+  if (g->open_range_dirty) {
+    int32_t x, y;
+    g->open_min_count = g->open_max_count = 0;
+    g->open_range_dirty = 0;
+    for (y = 0; y < g->height; y++) {
+      uint32_t i = astar_index(g, 0, y);
+      for (x = 0; x < g->width; x++, i++)
+        if (is_open(g, i)) range_add(g, g->cost[i]);
+    }
+  }
+  if (g->open_min_count == 0) {
+    *cost = 1.0f;
+    return 1;
+  }
+  *cost = g->open_min;
+  return g->open_min == g->open_max;
+}
+
+/* Stores a cost, keeping the cheapest cost and the passable cost range
+ * (not the units: see store_cost). */
+static void put_cost(astar_grid *g, uint32_t i, float cost) {
   astar__min_remove(&g->min, g->cost[i]);
+  if (is_open(g, i)) {
+    range_remove(g, g->cost[i]);
+    range_add(g, cost);
+  }
   g->cost[i] = cost;
   astar__min_add(&g->min, cost);
+}
+
+static void store_cost(astar_grid *g, uint32_t i, float cost) {
+  if (g->cost[i] == cost) return;
+  put_cost(g, i, cost);
   if (g->units_own) astar__units_cost_changed(g, i);
 }
 
@@ -302,11 +373,7 @@ void astar_grid_fill(astar_grid *g, int32_t x0, int32_t y0, int32_t w,
 }
 
 void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open) {
-  if (cost > 0.0f && g->cost[i] != cost) {
-    astar__min_remove(&g->min, g->cost[i]);
-    g->cost[i] = cost;
-    astar__min_add(&g->min, cost);
-  }
+  if (cost > 0.0f && g->cost[i] != cost) put_cost(g, i, cost);
   set_open(g, i, open);
 }
 

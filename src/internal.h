@@ -48,5 +48,17 @@ void astar__units_tile_changed(astar_grid *g, int32_t x, int32_t y,
 void astar__units_stale(astar_grid *g);
 void astar__units_release(astar_grid *g);
 size_t astar__units_memory(const astar_grid *g);
+/* Search scratch shared by the engines (search.c): allocate on first use,
+ * start a new generation (returns the stamp tag), double the heap. */
+int astar__ensure_scratch(astar_grid *G);
+uint32_t astar__next_generation(astar_grid *G);
+int astar__grow_heap(astar_grid *G);
+
+/* Jump point search (jps.c) over the passability bitmap `passable` (one
+ * bit per padded tile, as astar_grid.passable).  The caller has checked
+ * the query (in range, astar_jps_unsupported(G, q) == NULL).  Same result
+ * and path walk as astar_find_path. */
+int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
+               astar_result *r);
 
 #endif

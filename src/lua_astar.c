@@ -604,16 +604,19 @@ static const char *const heuristic_names[] = {
     "default", "manhattan", "chebyshev", "octile", "euclidean", "zero", NULL};
 #define HEURISTIC_LIST \
   "'default', 'manhattan', 'chebyshev', 'octile', 'euclidean', 'zero'"
-static const char *const query_keys[] = {"heuristic", "weight", "unit",
-                                         "tile_cost", "move_cost",
-                                         "min_cost", NULL};
+static const char *const query_keys[] = {
+    "heuristic", "weight", "algorithm", "unit", "tile_cost", "move_cost",
+    "min_cost", NULL};
+/* in ASTAR_ALGO_* order */
+static const char *const algorithm_names[] = {"auto", "astar", "jps", NULL};
+#define ALGORITHM_LIST "'auto', 'astar', 'jps'"
 
 static const char *const outcome_names[] = {"found", "no_path",
                                             "start_blocked", "goal_blocked"};
 
 /* Reads sx, sy, gx, gy (args 2..5) and options (arg 6), runs the search.
- * Returns 1 when a path was found; otherwise pushes nil, reason, expanded
- * and returns 0. */
+ * Returns 1 when a path was found; otherwise pushes nil, reason, expanded,
+ * algorithm and returns 0. */
 static int run_query(lua_State *L, astar_grid *g, const char *fname,
                      astar_result *r) {
   astar_query q;
@@ -630,19 +633,27 @@ static int run_query(lua_State *L, astar_grid *g, const char *fname,
     q.weight = la_number(L, 6, fname, "weight", 1.0, 1e9,
                              "a number in [1, 1e+09]", 1.0);
     q.unit = lc_unit_option(L, 6, fname, 1);
+    q.algorithm = la_enum(L, 6, fname, "algorithm", algorithm_names,
+                          ALGORITHM_LIST, ASTAR_ALGO_AUTO);
   }
   lc_callbacks_init(L, 6, fname, &cb, &q);
+  if (q.algorithm == ASTAR_ALGO_JPS) {
+    const char *why = astar_jps_unsupported(g, &q);
+    if (why != NULL) la_error(L, 6, fname, "algorithm 'jps' needs %s", why);
+  }
   st = astar_find_path(g, &q, r);
   if (st != ASTAR_OK) lc_callbacks_raise(L, fname, &cb, st, r);
   if (r->outcome == ASTAR_FOUND) return 1;
   lua_pushnil(L);
   lua_pushstring(L, outcome_names[r->outcome]);
   lua_pushinteger(L, (lua_Integer)r->expanded);
+  lua_pushstring(L, algorithm_names[r->algorithm]);
   return 0;
 }
 
 /* grid:find_path(sx, sy, gx, gy [, options [, out]])
- *   -> path, cost, expanded | nil, reason, expanded */
+ *   -> path, cost, expanded, algorithm | nil, reason, expanded, algorithm
+ * (algorithm: "astar" or "jps", the search that ran) */
 static int g_find_path(lua_State *L) {
   char buf[64];
   astar_grid *g = lg_check_grid(L, "find_path");
@@ -653,7 +664,7 @@ static int g_find_path(lua_State *L) {
   if (out != LUA_TNONE && out != LUA_TNIL && out != LUA_TTABLE)
     la_error(L, 7, "find_path", "out must be a table, got %s",
               la_describe(L, 7, buf, sizeof buf));
-  if (!run_query(L, g, "find_path", &r)) return 3;
+  if (!run_query(L, g, "find_path", &r)) return 4;
   if (out == LUA_TTABLE)
     lua_pushvalue(L, 7);
   else
@@ -682,7 +693,8 @@ static int g_find_path(lua_State *L) {
   }
   lua_pushnumber(L, (lua_Number)r.cost);
   lua_pushinteger(L, (lua_Integer)r.expanded);
-  return 3;
+  lua_pushstring(L, algorithm_names[r.algorithm]);
+  return 4;
 }
 
 /* grid:next_step(sx, sy, gx, gy [, options]) -> x, y, cost | nil, reason */
@@ -692,7 +704,7 @@ static int g_next_step(lua_State *L) {
   uint32_t node, step;
   int32_t x, y;
   if (!run_query(L, g, "next_step", &r)) {
-    lua_pop(L, 1); /* nil, reason */
+    lua_pop(L, 2); /* nil, reason */
     return 2;
   }
   node = step = astar_path_last(g);

@@ -208,6 +208,8 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
     return 0;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_ZERO) return 0;
   if (!(q->min_cost >= 0.0 && q->min_cost <= 3.5e38)) return 0;
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_JPS)
+    return 0;
   return q->weight >= 1.0 && q->weight <= 1e9;
 }
 
@@ -334,6 +336,7 @@ static inline int run(search *S, const int mode) {
     e.key = quantise(heuristic_at(&S->h, S->q->sx, S->q->sy), inv_q);
     e.g = 0.0;
     e.node = S->start;
+    e.parent = S->start;
     heap_up(heap, pos, n++, e);
   }
 
@@ -407,6 +410,7 @@ static inline int run(search *S, const int mode) {
           inv_q);
       e.g = ng;
       e.node = v;
+      e.parent = u;
       heap_up(heap, pos, at, e);
     }
     if (st != ASTAR_OK) break;
@@ -428,6 +432,13 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   r->outcome = ASTAR_NO_PATH;
   if (!query_ok(G, q)) return ASTAR_EINVAL;
   if (G->busy) return ASTAR_EBUSY;
+  if (q->algorithm != ASTAR_ALGO_ASTAR) { /* JPS where it applies: on the
+                                            grid's own passability */
+    if (astar_jps_unsupported(G, q) == NULL)
+      return astar__jps(G, G->passable, q, r);
+    if (q->algorithm == ASTAR_ALGO_JPS) return ASTAR_EINVAL;
+  }
+  r->algorithm = ASTAR_ALGO_ASTAR;
   if ((st = astar_grid_layer(G, q->unit, &S.L)) != ASTAR_OK) return st;
   S.G = G;
   S.q = q;
@@ -511,3 +522,8 @@ int astar_path_prev(const astar_grid *G, uint32_t *node) {
   *node = (uint32_t)((int32_t)*node - G->offset[G->stamp[*node] & STAMP_DIR]);
   return 1;
 }
+
+/* The scratch helpers, for the other engines (jps.c). */
+int astar__ensure_scratch(astar_grid *G) { return ensure_scratch(G); }
+uint32_t astar__next_generation(astar_grid *G) { return next_generation(G); }
+int astar__grow_heap(astar_grid *G) { return grow_heap(G); }
