@@ -476,3 +476,72 @@ describe("unit classes", function()
     assert.is_true(g:memory() - plain <= tiles * 6 + 2048, g:memory() - plain)
   end)
 end)
+
+describe("jump point search for unit classes", function()
+  it("runs for a class whose passable tiles all cost the same, and agrees"
+     .. " with A* through terrain and wall edits", function()
+    for seed = 1, 60 do
+      local rng = helpers.rng(seed * 2654435761 % 2147483647)
+      local w, h = rng:int(1, 30), rng:int(1, 30)
+      local g = astar.new(w, h, { terrains = { "land", "water", "reef" } })
+      for y = 1, h do
+        for x = 1, w do
+          local r = rng:int(1, 10)
+          if r <= 6 then g:set_terrain(x, y, "water")
+          elseif r == 7 then g:set_terrain(x, y, "reef") end
+          if rng:chance(0.1) then g:set_blocked(x, y, true) end
+        end
+      end
+      local k = rng:pick({ 1, 2, 0.5 })
+      g:set_unit("boat", { water = k, ["*"] = false })
+      for step = 1, 40 do
+        local sx, sy = rng:int(1, w), rng:int(1, h)
+        local gx, gy = rng:int(1, w), rng:int(1, h)
+        local p1, c1, _, alg = g:find_path(sx, sy, gx, gy, { unit = "boat" })
+        local p2, c2 = g:find_path(sx, sy, gx, gy, { unit = "boat",
+                                                     algorithm = "astar" })
+        local where = ("seed=%d step=%d (%d,%d)->(%d,%d)"):format(
+          seed, step, sx, sy, gx, gy)
+        assert.are.equal("jps", alg, where)
+        assert.are.equal(p1 == nil, p2 == nil, where)
+        if p1 then
+          assert.is_true(helpers.close(c1, c2, 1e-9),
+                         where .. (": jps %.12g, astar %.12g"):format(c1, c2))
+          -- legal for the boat: every tile water and open
+          for i = 1, #p1, 2 do
+            assert.are.equal("water", g:get_terrain(p1[i], p1[i + 1]), where)
+            assert.is_false(g:is_blocked(p1[i], p1[i + 1]), where)
+          end
+        else
+          assert.are.equal(c2, c1, where)
+        end
+        -- an edit between queries: the boat's own bits and their
+        -- column-major copy must follow
+        local x, y = rng:int(1, w), rng:int(1, h)
+        local e = rng:int(1, 3)
+        if e == 1 then
+          g:set_terrain(x, y, rng:pick({ "land", "water", "reef" }))
+        elseif e == 2 then
+          g:set_blocked(x, y, rng:chance(0.5))
+        else
+          g:set_cost(x, y, 1)
+        end
+      end
+    end
+  end)
+
+  it("falls back to A* when the class's costs differ between tiles", function()
+    local g = astar.new(6, 3, { terrains = { "land", "water" } })
+    g:fill_terrain("water", 1, 2, 6, 1)
+    g:set_unit("hover", { water = 0.5 })
+    local _, _, _, alg = g:find_path(1, 1, 6, 3, { unit = "hover" })
+    assert.are.equal("astar", alg)
+    local msg = helpers.error_of(g.find_path, g, 1, 1, 6, 3,
+                                 { unit = "hover", algorithm = "jps" })
+    assert.is_truthy(msg:find("algorithm 'jps' needs uniform tile costs", 1,
+                              true), msg)
+    g:set_unit("hover", { water = 1 })
+    _, _, _, alg = g:find_path(1, 1, 6, 3, { unit = "hover" })
+    assert.are.equal("jps", alg)
+  end)
+end)

@@ -91,6 +91,15 @@ typedef struct astar_min {
   int dirty;
 } astar_min;
 
+/* Cheapest and dearest cost over the passable tiles of a layer, with how
+ * many tiles hold each (the uniform-cost test of jump point search);
+ * rescanned lazily when the last tile holding either leaves. */
+typedef struct astar_range {
+  float min, max;
+  uint32_t min_count, max_count;
+  int dirty;
+} astar_range;
+
 typedef struct astar_unit {
   float table[ASTAR_TERRAINS]; /* terrain -> multiplier; 0 = impassable */
   double climb, descend;       /* extra cost per unit of rise / of drop */
@@ -105,7 +114,9 @@ typedef struct astar_unit {
   float *cost;
   uint8_t *moves;
   uint64_t *passable;
+  uint64_t *passable_t; /* column-major copy for JPS, made on its first use */
   astar_min min;
+  astar_range range;
 } astar_unit;
 
 /* What a search reads for one unit class.  height is NULL unless the unit
@@ -176,12 +187,7 @@ typedef struct astar_grid {
   float *heights;         /* NULL: every tile at height 0 */
   astar_unit *units[ASTAR_MAX_UNITS]; /* NULL: undefined (unit 0: default) */
   int units_own;          /* how many units have their own layers */
-  /* cheapest and dearest cost over passable tiles only, with how many
-     passable tiles hold each (the uniform-cost test of jump point search);
-     rescanned lazily when the last tile holding either leaves */
-  float open_min, open_max;
-  uint32_t open_min_count, open_max_count;
-  int open_range_dirty;
+  astar_range range;      /* over passable tiles, for JPS */
   /* search scratch, allocated on the first search and reused */
   uint32_t *heap_pos; /* an open node's index in heap */
   uint32_t *stamp;

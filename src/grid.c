@@ -82,28 +82,57 @@ static inline int is_open(const astar_grid *g, uint32_t i) {
 }
 
 /* The cost range over passable tiles (see astar_grid_uniform): like
- * min_cost, a tile leaving an extreme it was the last to hold marks the
- * range stale, and astar_grid_uniform rescans. */
-static void range_remove(astar_grid *g, float c) {
-  if (g->open_range_dirty) return;
-  if (c == g->open_min && --g->open_min_count == 0) g->open_range_dirty = 1;
-  if (c == g->open_max && --g->open_max_count == 0) g->open_range_dirty = 1;
+ * the minimum, a tile leaving an extreme it was the last to hold marks the
+ * range dirty, and the next uniformity test rescans. */
+void astar__range_remove(astar_range *r, float c) {
+  if (r->dirty) return;
+  if (c == r->min && --r->min_count == 0) r->dirty = 1;
+  if (c == r->max && --r->max_count == 0) r->dirty = 1;
 }
 
-static void range_add(astar_grid *g, float c) {
-  if (g->open_range_dirty) return;
-  if (g->open_min_count == 0 || c < g->open_min) {
-    g->open_min = c;
-    g->open_min_count = 1;
-  } else if (c == g->open_min) {
-    g->open_min_count++;
+void astar__range_add(astar_range *r, float c) {
+  if (r->dirty) return;
+  if (r->min_count == 0 || c < r->min) {
+    r->min = c;
+    r->min_count = 1;
+  } else if (c == r->min) {
+    r->min_count++;
   }
-  if (g->open_max_count == 0 || c > g->open_max) {
-    g->open_max = c;
-    g->open_max_count = 1;
-  } else if (c == g->open_max) {
-    g->open_max_count++;
+  if (r->max_count == 0 || c > r->max) {
+    r->max = c;
+    r->max_count = 1;
+  } else if (c == r->max) {
+    r->max_count++;
   }
+}
+
+/* 1 when every passable tile of the layer (cost, passable) costs the same
+ * (*c, 1 when none is passable); rescans a dirty range. */
+int astar__range_uniform(const astar_grid *g, const float *cost,
+                         const uint64_t *passable, astar_range *r, float *c) {
+  if (r->dirty) {
+    int32_t x, y;
+    r->min_count = r->max_count = 0;
+    r->dirty = 0;
+    for (y = 0; y < g->height; y++) {
+      uint32_t i = astar_index(g, 0, y);
+      for (x = 0; x < g->width; x++, i++)
+        if (astar__bit(passable, i)) astar__range_add(r, cost[i]);
+    }
+  }
+  if (r->min_count == 0) {
+    *c = 1.0f;
+    return 1;
+  }
+  *c = r->min;
+  return r->min == r->max;
+}
+
+/* Flips bit i in a column-major copy of a bitmap (after it changed). */
+void astar__flip_column_bit(const astar_grid *g, uint64_t *t, uint32_t i) {
+  uint32_t s = (uint32_t)g->stride, ph = (uint32_t)g->height + 2u;
+  uint32_t j = (i % s) * ph + i / s;
+  t[j >> 6] ^= (uint64_t)1 << (j & 63);
 }
 
 static inline void set_open(astar_grid *g, uint32_t i, int open) {
@@ -111,16 +140,13 @@ static inline void set_open(astar_grid *g, uint32_t i, int open) {
   if (is_open(g, i) == open) return;
   if (open) {
     g->passable[i >> 6] |= bit;
-    range_add(g, g->cost[i]);
+    astar__range_add(&g->range, g->cost[i]);
   } else {
     g->passable[i >> 6] &= ~bit;
-    range_remove(g, g->cost[i]);
+    astar__range_remove(&g->range, g->cost[i]);
   }
-  if (g->passable_t != NULL) { /* the column-major copy JPS made */
-    uint32_t s = (uint32_t)g->stride, ph = (uint32_t)g->height + 2u;
-    uint32_t t = (i % s) * ph + i / s;
-    g->passable_t[t >> 6] ^= (uint64_t)1 << (t & 63);
-  }
+  /* the column-major copy JPS made */
+  if (g->passable_t != NULL) astar__flip_column_bit(g, g->passable_t, i);
 }
 
 /* The legal moves out of tile i over passability bits: they depend on the
@@ -289,22 +315,7 @@ float astar_grid_min_cost(astar_grid *g) {
 }
 
 int astar_grid_uniform(astar_grid *g, float *cost) {
-  if (g->open_range_dirty) {
-    int32_t x, y;
-    g->open_min_count = g->open_max_count = 0;
-    g->open_range_dirty = 0;
-    for (y = 0; y < g->height; y++) {
-      uint32_t i = astar_index(g, 0, y);
-      for (x = 0; x < g->width; x++, i++)
-        if (is_open(g, i)) range_add(g, g->cost[i]);
-    }
-  }
-  if (g->open_min_count == 0) {
-    *cost = 1.0f;
-    return 1;
-  }
-  *cost = g->open_min;
-  return g->open_min == g->open_max;
+  return astar__range_uniform(g, g->cost, g->passable, &g->range, cost);
 }
 
 /* Stores a cost, keeping the cheapest cost and the passable cost range
@@ -312,8 +323,8 @@ int astar_grid_uniform(astar_grid *g, float *cost) {
 static void put_cost(astar_grid *g, uint32_t i, float cost) {
   astar__min_remove(&g->min, g->cost[i]);
   if (is_open(g, i)) {
-    range_remove(g, g->cost[i]);
-    range_add(g, cost);
+    astar__range_remove(&g->range, g->cost[i]);
+    astar__range_add(&g->range, cost);
   }
   g->cost[i] = cost;
   astar__min_add(&g->min, cost);

@@ -38,6 +38,21 @@ void astar__refresh_moves(astar_grid *g, const astar_unit *u, int32_t px0,
 void astar__min_remove(astar_min *m, float c);
 void astar__min_add(astar_min *m, float c);
 void astar__min_scan(const astar_grid *g, const float *cost, astar_min *m);
+void astar__range_remove(astar_range *r, float c);
+void astar__range_add(astar_range *r, float c);
+int astar__range_uniform(const astar_grid *g, const float *cost,
+                         const uint64_t *passable, astar_range *r, float *c);
+void astar__flip_column_bit(const astar_grid *g, uint64_t *t, uint32_t i);
+
+/* What JPS reads for one unit class: its passability, where its
+ * column-major copy lives (made on JPS's first use), its tile costs and
+ * the one cost every passable tile has. */
+typedef struct astar__jps_layer {
+  const uint64_t *passable;
+  uint64_t **columns;
+  const float *cost;
+  float uniform;
+} astar__jps_layer;
 
 /* units.c: keeping the units' own layers in step with the grid's */
 uint8_t astar__height_filter(const astar_grid *g, const astar_unit *u,
@@ -48,6 +63,9 @@ void astar__units_tile_changed(astar_grid *g, int32_t x, int32_t y,
 void astar__units_stale(astar_grid *g);
 void astar__units_release(astar_grid *g);
 size_t astar__units_memory(const astar_grid *g);
+/* Fills *J for a defined unit (rebuilding stale layers): returns 1 when
+ * every passable tile costs the same, 0 when not, or ASTAR_ENOMEM. */
+int astar__unit_jps_layer(astar_grid *g, int unit, astar__jps_layer *J);
 /* Search scratch shared by the engines (search.c): allocate on first use,
  * start a new generation (returns the stamp tag), double the heap. */
 int astar__ensure_scratch(astar_grid *G);
@@ -58,7 +76,7 @@ int astar__grow_heap(astar_grid *G);
  * bit per padded tile, as astar_grid.passable).  The caller has checked
  * the query (in range, astar_jps_unsupported(G, q) == NULL).  Same result
  * and path walk as astar_find_path. */
-int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
-               astar_result *r);
+int astar__jps(astar_grid *G, const astar__jps_layer *J,
+               const astar_query *q, astar_result *r);
 
 #endif

@@ -23,6 +23,7 @@
 #include "astar.h"
 #include "internal.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Stamp layout, as in search.c: generation << 4 | closed << 3 | direction */
@@ -57,7 +58,6 @@ const char *astar_jps_unsupported(astar_grid *G, const astar_query *q) {
   const astar_unit *u = q->unit > 0 && q->unit < ASTAR_MAX_UNITS
                             ? G->units[q->unit]
                             : G->units[0];
-  float c;
   if (G->diagonal != ASTAR_DIAG_BOTH_FREE)
     return "8-way movement with no corner cutting (diagonals = "
            "'no_corner_cut')";
@@ -67,13 +67,19 @@ const char *astar_jps_unsupported(astar_grid *G, const astar_query *q) {
   if (!astar_unit_defined(G, q->unit)) return "a defined unit class";
   if (q->tile_fn != NULL || q->move_fn != NULL)
     return "no cost callbacks (tile_cost, move_cost)";
-  if (u != NULL && (u->own || (G->heights != NULL &&
-                               (u->climb > 0.0 || u->descend > 0.0))))
-    return "a unit class that reads the grid's own tiles (every terrain "
-           "at 1, no height rule)";
+  if (u != NULL && G->heights != NULL &&
+      (u->climb > 0.0 || u->descend > 0.0 || u->max_climb < HUGE_VAL ||
+       u->max_drop < HUGE_VAL))
+    return "a unit class without a height rule (climb, descend, max_climb, "
+           "max_drop)";
   if (q->heuristic != ASTAR_H_DEFAULT) return "the default heuristic";
   if (q->weight != 1.0) return "weight 1";
-  if (!astar_grid_uniform(G, &c)) return "uniform tile costs";
+  {
+    astar__jps_layer J;
+    int st = astar__unit_jps_layer(G, q->unit, &J);
+    if (st < 0) return "memory for the unit class's layers";
+    if (st == 0) return "uniform tile costs";
+  }
   return NULL;
 }
 
@@ -325,11 +331,12 @@ static unsigned successors(unsigned nb, unsigned from_dir) {
 
 /* Makes G->passable_t from passable on first use; grid.c keeps it in step
  * with every later edit. */
-static int ensure_columns(astar_grid *G, const uint64_t *passable) {
+static int ensure_columns(astar_grid *G, const astar__jps_layer *J) {
   size_t words = ((size_t)G->ntiles + 63u) / 64u;
   uint32_t s = (uint32_t)G->stride, ph = (uint32_t)G->height + 2u, x, y;
+  const uint64_t *passable = J->passable;
   uint64_t *t;
-  if (G->passable_t != NULL) return ASTAR_OK;
+  if (*J->columns != NULL) return ASTAR_OK;
   t = G->alloc(G->alloc_ud, NULL, 0, words * sizeof(uint64_t));
   if (t == NULL) return ASTAR_ENOMEM;
   memset(t, 0, words * sizeof(uint64_t));
@@ -340,13 +347,14 @@ static int ensure_columns(astar_grid *G, const uint64_t *passable) {
         t[j >> 6] |= (uint64_t)1 << (j & 63u);
     }
   }
-  G->passable_t = t;
+  *J->columns = t;
   return ASTAR_OK;
 }
 
 /* ---- the path: every tile, costs summed from the start ---- */
 
-static void unfold_path(astar_grid *G, uint32_t start, uint32_t goal,
+static void unfold_path(astar_grid *G, const float *cost, uint32_t start,
+                        uint32_t goal,
                         astar_result *r) {
   uint32_t *link = G->heap_pos, *stamp = G->stamp;
   uint32_t v = goal, child = NONE, cur, len = 1;
@@ -367,7 +375,7 @@ static void unfold_path(astar_grid *G, uint32_t start, uint32_t goal,
     do {
       t = (uint32_t)((int32_t)t + off);
       stamp[t] = (stamp[t] & ~STAMP_DIR) | d;
-      g += step * (double)G->cost[t];
+      g += step * (double)cost[t];
       len++;
     } while (t != next);
     cur = next;
@@ -378,8 +386,8 @@ static void unfold_path(astar_grid *G, uint32_t start, uint32_t goal,
 
 /* ---- the search ---- */
 
-int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
-               astar_result *r) {
+int astar__jps(astar_grid *G, const astar__jps_layer *J,
+               const astar_query *q, astar_result *r) {
   uint32_t start, goal, open_tag, stride;
   double card, diag, hA, hB, inv_q, step[8];
   float c;
@@ -395,7 +403,7 @@ int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
   r->outcome = ASTAR_NO_PATH;
   r->algorithm = ASTAR_ALGO_JPS;
   if (G->busy) return ASTAR_EBUSY;
-  b.bm = passable;
+  b.bm = J->passable;
   b.nwords = ((size_t)G->ntiles + 63u) / 64u;
   b.stride = stride = (uint32_t)G->stride;
   start = astar_index(G, q->sx, q->sy);
@@ -412,15 +420,15 @@ int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
     return ASTAR_OK;
   }
   if ((st = astar__ensure_scratch(G)) != ASTAR_OK) return st;
-  if ((st = ensure_columns(G, passable)) != ASTAR_OK) return st;
+  if ((st = ensure_columns(G, J)) != ASTAR_OK) return st;
   P.b = b;
-  P.t.bm = G->passable_t;
+  P.t.bm = *J->columns;
   P.t.nwords = b.nwords;
   P.t.stride = (uint32_t)G->height + 2u;
   P.goal = goal;
   P.goal_t = to_col(&P, goal);
 
-  (void)astar_grid_uniform(G, &c);
+  c = J->uniform;
   card = G->cardinal_length;
   diag = G->diagonal_length;
   /* octile distance; with cardinal <= diagonal <= 2 cardinal it is the
@@ -516,6 +524,6 @@ int astar__jps(astar_grid *G, const uint64_t *passable, const astar_query *q,
   G->busy = 0;
   r->expanded = expanded;
   r->outcome = G->last_outcome;
-  if (r->outcome == ASTAR_FOUND) unfold_path(G, start, goal, r);
+  if (r->outcome == ASTAR_FOUND) unfold_path(G, J->cost, start, goal, r);
   return ASTAR_OK;
 }

@@ -432,10 +432,12 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   r->outcome = ASTAR_NO_PATH;
   if (!query_ok(G, q)) return ASTAR_EINVAL;
   if (G->busy) return ASTAR_EBUSY;
-  if (q->algorithm != ASTAR_ALGO_ASTAR) { /* JPS where it applies: on the
-                                            grid's own passability */
-    if (astar_jps_unsupported(G, q) == NULL)
-      return astar__jps(G, G->passable, q, r);
+  if (q->algorithm != ASTAR_ALGO_ASTAR) { /* JPS where it applies */
+    if (astar_jps_unsupported(G, q) == NULL) {
+      astar__jps_layer J;
+      if ((st = astar__unit_jps_layer(G, q->unit, &J)) < 0) return st;
+      return astar__jps(G, &J, q, r);
+    }
     if (q->algorithm == ASTAR_ALGO_JPS) return ASTAR_EINVAL;
   }
   r->algorithm = ASTAR_ALGO_ASTAR;

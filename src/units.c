@@ -157,9 +157,11 @@ static void free_own(astar_grid *g, astar_unit *u) {
   astar__free(g, u->cost, g->ntiles, sizeof(float));
   astar__free(g, u->moves, g->ntiles, 1);
   astar__free(g, u->passable, n_words(g), sizeof(uint64_t));
+  astar__free(g, u->passable_t, n_words(g), sizeof(uint64_t));
   u->cost = NULL;
   u->moves = NULL;
   u->passable = NULL;
+  u->passable_t = NULL;
 }
 
 int astar_unit_define(astar_grid *g, int unit, const float *table,
@@ -237,6 +239,10 @@ static int rebuild(astar_grid *g, astar_unit *u) {
   }
   astar__refresh_moves(g, u, 1, 1, g->width, g->height);
   astar__min_scan(g, u->cost, &u->min);
+  u->range.dirty = 1;
+  /* JPS makes its column-major copy again when it needs it */
+  astar__free(g, u->passable_t, n_words(g), sizeof(uint64_t));
+  u->passable_t = NULL;
   u->stale = 0;
   return ASTAR_OK;
 }
@@ -281,6 +287,10 @@ static int live(const astar_unit *u) {
 static void update_cost(astar_grid *g, astar_unit *u, uint32_t i) {
   float c = own_cost(g, u, i);
   if (u->cost[i] == c) return;
+  if (astar__bit(u->passable, i)) {
+    astar__range_remove(&u->range, u->cost[i]);
+    astar__range_add(&u->range, c);
+  }
   astar__min_remove(&u->min, u->cost[i]);
   u->cost[i] = c;
   astar__min_add(&u->min, c);
@@ -303,6 +313,11 @@ void astar__units_tile_changed(astar_grid *g, int32_t x, int32_t y,
     open = own_open(g, u, i);
     if (astar__bit(u->passable, i) == open) continue;
     astar__set_bit(u->passable, i, open);
+    if (open)
+      astar__range_add(&u->range, u->cost[i]);
+    else
+      astar__range_remove(&u->range, u->cost[i]);
+    if (u->passable_t != NULL) astar__flip_column_bit(g, u->passable_t, i);
     astar__refresh_moves(g, u, x, y, x + 2, y + 2);
   }
 }
@@ -344,6 +359,26 @@ size_t astar__units_memory(const astar_grid *g) {
     if (u->cost != NULL)
       total += (size_t)g->ntiles * (sizeof(float) + 1) +
                n_words(g) * sizeof(uint64_t);
+    if (u->passable_t != NULL) total += n_words(g) * sizeof(uint64_t);
   }
   return total;
+}
+
+int astar__unit_jps_layer(astar_grid *g, int unit, astar__jps_layer *J) {
+  astar_unit *u = g->units[unit];
+  if (u == NULL || !u->own) {
+    J->passable = g->passable;
+    J->columns = &g->passable_t;
+    J->cost = g->cost;
+    return astar_grid_uniform(g, &J->uniform);
+  }
+  if (u->stale || u->cost == NULL) {
+    int st = rebuild(g, u);
+    if (st != ASTAR_OK) return st;
+  }
+  J->passable = u->passable;
+  J->columns = &u->passable_t;
+  J->cost = u->cost;
+  return astar__range_uniform(g, u->cost, u->passable, &u->range,
+                              &J->uniform);
 }
