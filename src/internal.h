@@ -49,4 +49,30 @@ void astar__units_stale(astar_grid *g);
 void astar__units_release(astar_grid *g);
 size_t astar__units_memory(const astar_grid *g);
 
+/* search_opts.c: scratch of the query options, allocated on first use and
+ * kept by the grid (G->extra). */
+typedef struct astar__target {
+  int32_t x, y;
+  int32_t index;  /* in q->goals; -1 for gx, gy */
+  uint32_t node;
+  double offset;  /* subtracted from the heuristic (next to a blocked goal) */
+} astar__target;
+
+typedef struct astar_extra {
+  uint32_t *depth;         /* ntiles: steps from the start (max_length) */
+  double *count;           /* ntiles: equal-cost paths (random ties) */
+  astar__target *targets;  /* the goals as given */
+  size_t targets_cap;
+  uint64_t *set;           /* node << 32 | target: sorted goal tiles */
+  size_t set_cap;
+} astar__extra;
+
+int astar__extra_arrays(astar_grid *g, int depth, int count);
+int astar__extra_goals(astar_grid *g, size_t targets, size_t set);
+void astar__extra_release(astar_grid *g);
+size_t astar__extra_memory(const astar_grid *g);
+void astar__sort_set(uint64_t *set, size_t n);
+/* The target index of node in the sorted set, or -1. */
+long astar__set_find(const uint64_t *set, size_t n, uint32_t node);
+
 #endif
