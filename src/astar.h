@@ -361,8 +361,8 @@ typedef struct astar_query {
   const int32_t *goals;
   size_t ngoals;
   int no_main_goal;
-  /* Cutoffs: 0 (max_cost: HUGE_VAL or 0) = none.  A search that stops
-   * short because of one ends with ASTAR_CUTOFF. */
+  /* Cutoffs: 0 = none (max_cost: HUGE_VAL, the default, or 0).  A search
+   * that stops short because of one ends with ASTAR_CUTOFF. */
   double max_cost;        /* no path costing more is followed */
   uint32_t max_length;    /* no path of more steps is followed */
   uint32_t max_nodes;     /* at most this many expansions */

@@ -604,39 +604,50 @@ static const char *const heuristic_names[] = {
     "default", "manhattan", "chebyshev", "octile", "euclidean", "zero", NULL};
 #define HEURISTIC_LIST \
   "'default', 'manhattan', 'chebyshev', 'octile', 'euclidean', 'zero'"
-static const char *const query_keys[] = {"heuristic", "weight", "unit",
-                                         "tile_cost", "move_cost",
-                                         "min_cost", NULL};
-
-static const char *const outcome_names[] = {"found", "no_path",
-                                            "start_blocked", "goal_blocked"};
+static const char *const query_keys[] = {
+    "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
+    /* lua_query.c */
+    "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
+    "max_length", "max_nodes", "closest", "leave_blocked_start",
+    "next_to_blocked_goal", "stats", NULL};
 
 /* Reads sx, sy, gx, gy (args 2..5) and options (arg 6), runs the search.
- * Returns 1 when a path was found; otherwise pushes nil, reason, expanded
- * and returns 0. */
+ * Returns 1 when there is a path (to the goal, or partial with `closest`);
+ * otherwise pushes nil, reason, expanded and returns 0. */
 static int run_query(lua_State *L, astar_grid *g, const char *fname,
                      astar_result *r) {
   astar_query q;
   lc_callbacks cb;
-  int st;
+  lq_query lq;
+  int st, opts;
   astar_query_defaults(&q);
   q.sx = la_x(L, 2, fname, "sx", g);
   q.sy = la_y(L, 3, fname, "sy", g);
-  q.gx = la_x(L, 4, fname, "gx", g);
-  q.gy = la_y(L, 5, fname, "gy", g);
-  if (la_options(L, 6, fname, query_keys)) {
-    q.heuristic = la_enum(L, 6, fname, "heuristic", heuristic_names,
-                              HEURISTIC_LIST, ASTAR_H_DEFAULT);
+  opts = la_options(L, 6, fname, query_keys);
+  if (opts && lua_isnil(L, 4) && lua_isnil(L, 5) && lq_has_goals(L, 6)) {
+    q.no_main_goal = 1; /* the goals option alone */
+  } else {
+    q.gx = la_x(L, 4, fname, "gx", g);
+    q.gy = la_y(L, 5, fname, "gy", g);
+  }
+  if (opts) {
+    if (!lq_heuristic_function(L, 6))
+      q.heuristic = la_enum(L, 6, fname, "heuristic", heuristic_names,
+                            HEURISTIC_LIST, ASTAR_H_DEFAULT);
     q.weight = la_number(L, 6, fname, "weight", 1.0, 1e9,
                              "a number in [1, 1e+09]", 1.0);
     q.unit = lc_unit_option(L, 6, fname, 1);
   }
   lc_callbacks_init(L, 6, fname, &cb, &q);
+  lq_options(L, 6, fname, g, &q, &lq);
   st = astar_find_path(g, &q, r);
+  if (st == ASTAR_ECALLBACK && lq_callback_failed(&lq))
+    lq_raise(L, fname, &lq);
   if (st != ASTAR_OK) lc_callbacks_raise(L, fname, &cb, st, r);
-  if (r->outcome == ASTAR_FOUND) return 1;
+  lq_stats(L, &lq, &q, r);
+  if (r->outcome == ASTAR_FOUND || r->partial) return 1;
   lua_pushnil(L);
-  lua_pushstring(L, outcome_names[r->outcome]);
+  lua_pushstring(L, lq_outcome_names[r->outcome]);
   lua_pushinteger(L, (lua_Integer)r->expanded);
   return 0;
 }
@@ -682,6 +693,10 @@ static int g_find_path(lua_State *L) {
   }
   lua_pushnumber(L, (lua_Number)r.cost);
   lua_pushinteger(L, (lua_Integer)r.expanded);
+  if (r.partial) { /* closest: why the goal was not reached */
+    lua_pushstring(L, lq_outcome_names[r.outcome]);
+    return 4;
+  }
   return 3;
 }
 
@@ -704,6 +719,10 @@ static int g_next_step(lua_State *L) {
   lua_pushinteger(L, x + 1);
   lua_pushinteger(L, y + 1);
   lua_pushnumber(L, (lua_Number)r.cost);
+  if (r.partial) {
+    lua_pushstring(L, lq_outcome_names[r.outcome]);
+    return 4;
+  }
   return 3;
 }
 

@@ -49,6 +49,7 @@ void astar_query_defaults(astar_query *q) {
   memset(q, 0, sizeof *q);
   q->heuristic = ASTAR_H_DEFAULT;
   q->weight = 1.0;
+  q->max_cost = HUGE_VAL;
 }
 
 static int ensure_scratch(astar_grid *G) {
@@ -700,7 +701,7 @@ static int options_init(search *S, int *mode) {
   *mode |= MODE_X;
   S->depth = q->max_length != 0 ? G->extra->depth : NULL;
   S->count = G->extra->count;
-  S->max_cost = q->max_cost > 0.0 ? q->max_cost : HUGE_VAL;
+  S->max_cost = q->max_cost > 0.0 ? q->max_cost : HUGE_VAL; /* 0: none */
   S->max_length = q->max_length;
   S->max_nodes = q->max_nodes;
   S->closest = q->closest;
