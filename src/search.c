@@ -480,6 +480,7 @@ static ALWAYS_INLINE int run(search *S, const int mode) {
     }
     if (mode & MODE_RANDOM) S->count[S->start] = 1.0;
     heap_up(heap, pos, n++, e, mode);
+    if ((mode & MODE_HX) && S->st != ASTAR_OK) return S->st;
   }
 
   while ((mode & MODE_FIFO) ? head < n : n > 0) {
