@@ -9,7 +9,8 @@
 -- is 5.1 .. 5.4, or jit under LuaJIT.
 --
 -- Options:
---   --algorithm NAME   search to run (only "astar" for now)
+--   --algorithm NAME   search to run (astar, dijkstra, bfs, greedy,
+--                      weighted, beam; non-optimal ones report mismatches)
 --   --every N          run every Nth scenario of each file (1st, N+1th, ...)
 --   --repeat N         time each file's loop N times and report the fastest
 --
@@ -19,12 +20,15 @@
 
 local USAGE = [[
 usage: bench/scen.lua [--algorithm NAME] [--every N] [--repeat N] FILE.map.scen|DIR ...
-  --algorithm NAME  search algorithm: astar (default)
+  --algorithm NAME  astar (default), dijkstra, bfs, greedy, weighted, beam
   --every N         run every Nth scenario of each file (default 1: all)
   --repeat N        time each file N times, report the fastest (default 1)]]
 
 -- Searches the benchmark knows: name -> options table for find_path.
 local ALGORITHMS = { astar = false }
+for _, name in ipairs({ "dijkstra", "bfs", "greedy", "weighted", "beam" }) do
+  ALGORITHMS[name] = { algorithm = name }
+end
 
 local function die(msg, status)
   io.stderr:write("scen.lua: ", msg, "\n")

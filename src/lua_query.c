@@ -107,7 +107,7 @@ static void goals_option(lua_State *L, int arg, const char *fname,
     la_error(L, arg, fname, "goals must hold x, y pairs (a positive even "
              "count of numbers), got %.0f numbers", (double)n);
   if (n / 2 > 0x7FFFFFFF / 8)
-    la_error(L, arg, fname, "goals: too many (%.0f)", (double)(n / 2));
+    la_error(L, arg, fname, "goals: too many (%.0f)", (double)n * 0.5);
   v = (int32_t *)compat_newuserdata(L, n * sizeof(int32_t));
   for (i = 0; i < n; i++) {
     int32_t hi = (i % 2 == 0) ? g->width : g->height;
@@ -117,7 +117,7 @@ static void goals_option(lua_State *L, int arg, const char *fname,
     if (!(c == floor(c) && c >= 1 && c <= hi))
       la_error(L, arg, fname, "goals[%.0f] (%s of goal %.0f) must be an "
                "integer in 1..%d, got %s", (double)(i + 1),
-               i % 2 == 0 ? "x" : "y", (double)(i / 2 + 1), (int)hi,
+               i % 2 == 0 ? "x" : "y", (double)(i - i % 2) * 0.5 + 1, (int)hi,
                la_describe(L, -1, buf, sizeof buf));
     v[i] = (int32_t)c - 1;
     lua_pop(L, 1);
@@ -193,9 +193,11 @@ void lq_options(lua_State *L, int arg, const char *fname, astar_grid *g,
       for (i = 0; algorithms[i].name != NULL; i++)
         if (strcmp(lua_tostring(L, -1), algorithms[i].name) == 0)
           row = &algorithms[i];
-    if (row == NULL)
+    if (row == NULL) {
       la_error(L, arg, fname, "algorithm must be one of " ALGORITHM_LIST
                ", got %s", la_describe(L, -1, buf, sizeof buf));
+      return; /* not reached: la_error raises */
+    }
     q->algorithm = row->algorithm;
     lq->algorithm = row->name;
     if (row->weight > 0) {

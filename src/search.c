@@ -262,7 +262,6 @@ typedef struct search {
   const astar__target *targets; /* goals as given, for h and closest */
   size_t ntargets;
   heuristic dist;       /* closeness: the default heuristic, scale 1 */
-  double h_scale;       /* weight * bound, for MODE_HX */
   unsigned start_moves; /* moves out of the start (blocked start) */
   uint32_t *depth;      /* steps per node, when max_length */
   double *count;        /* equal-cost paths per node (random ties) */
