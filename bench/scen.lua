@@ -9,8 +9,10 @@
 -- is 5.1 .. 5.4, or jit under LuaJIT.
 --
 -- Options:
---   --algorithm LIST   searches to run, comma-separated: astar, jps, auto
---                      (default astar); each file runs under each in turn
+--   --algorithm LIST   searches to run, comma-separated: astar, jps, auto,
+--                      dijkstra, bfs, greedy, weighted, beam (default
+--                      astar); each file runs under each in turn;
+--                      non-optimal ones report mismatches
 --   --every N          run every Nth scenario of each file (1st, N+1th, ...)
 --   --repeat N         time each file's loop N times and report the fastest
 --
@@ -20,7 +22,8 @@
 
 local USAGE = [[
 usage: bench/scen.lua [--algorithm LIST] [--every N] [--repeat N] FILE.map.scen|DIR ...
-  --algorithm LIST  comma-separated: astar (default), jps, auto
+  --algorithm LIST  comma-separated: astar (default), jps, auto, dijkstra,
+                    bfs, greedy, weighted, beam
   --every N         run every Nth scenario of each file (default 1: all)
   --repeat N        time each file N times, report the fastest (default 1)]]
 
@@ -30,6 +33,9 @@ local ALGORITHMS = {
   jps = { algorithm = "jps" },
   auto = false, -- no options: what a plain find_path call gets
 }
+for _, name in ipairs({ "dijkstra", "bfs", "greedy", "weighted", "beam" }) do
+  ALGORITHMS[name] = { algorithm = name }
+end
 
 local function die(msg, status)
   io.stderr:write("scen.lua: ", msg, "\n")

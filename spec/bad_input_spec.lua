@@ -116,7 +116,8 @@ local COORD_FUNCS = {
   { "get_terrain", { "x", "y" }, { 1, 1 }, {} },
   { "set_height", { "x", "y" }, { 1, 1 }, { 2 } },
   { "get_height", { "x", "y" }, { 1, 1 }, {} },
-  -- fill_terrain(terrain, x, y, w, h); a nil x means "the whole grid"
+  -- fill_terrain(terrain, x, y, w, h); only fill_terrain(terrain) alone
+  -- fills the whole grid: a nil x (a variable not set) is an error
   { "fill_terrain", { "x", "y" }, { 1, 1 }, { 1, 1 }, { "water" } },
 }
 
@@ -155,10 +156,8 @@ for _, spec in ipairs(COORD_FUNCS) do
     case(label .. "-inf", call_with(-INF), exact(n, fname, int_msg .. "-inf"))
     case(label .. "'3' (a string)", call_with("3"),
          prefix(n, fname) .. pattern_escape(int_msg))
-    if not (fname == "fill_terrain" and k == 1) then
-      case(label .. "nil", call_with(nil),
-           prefix(n, fname) .. pattern_escape(int_msg))
-    end
+    case(label .. "nil", call_with(nil),
+         prefix(n, fname) .. pattern_escape(int_msg))
     case(label .. "true", call_with(true),
          prefix(n, fname) .. pattern_escape(int_msg))
     case(label .. "{}", call_with({}),
@@ -338,14 +337,14 @@ for _, fname in ipairs({ "find_path", "next_step" }) do
   end
   case(fname .. ": options not a table", function(g) return call(g, "zero") end,
        prefix(6, fname) .. "options")
-  case(fname .. ": algorithm = 'bfs'", function(g)
-    return call(g, { algorithm = "bfs" })
+  case(fname .. ": algorithm = 'a*'", function(g)
+    return call(g, { algorithm = "a*" })
   end, exact(6, fname, "algorithm must be one of 'auto', 'astar', 'jps', "
-    .. "got 'bfs'"))
+    .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', got 'a*'"))
   case(fname .. ": algorithm = 2", function(g)
     return call(g, { algorithm = 2 })
   end, exact(6, fname, "algorithm must be one of 'auto', 'astar', 'jps', "
-    .. "got 2"))
+    .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', got 2"))
   case(fname .. ": algorithm = 'JPS'", function(g)
     return call(g, { algorithm = "JPS" })
   end, prefix(6, fname) .. "algorithm .*'JPS'%)$")
@@ -1087,5 +1086,77 @@ describe("good input near the bad", function()
     g:set_blocked(1, 1, false)
     g:set_blocked(1, 1, nil)
     assert.is_true(g:is_blocked(1, 1))
+  end)
+end)
+
+-- Query options of issue 5 (lua_query.c): every bad value, its message,
+-- and the grid unchanged and usable afterwards.
+describe("bad query options", function()
+  local function msg(opts)
+    local g = astar.new(W, H)
+    local m = helpers.error_of(g.find_path, g, 1, 1, W, H, opts)
+    assert.is_table(g:find_path(1, 1, W, H)) -- still usable
+    return m
+  end
+  local function arg6(text) return "bad argument #6 to 'find_path' (" .. text .. ")" end
+
+  local CASES = {
+    { { algorithm = "jump" }, "algorithm must be one of 'auto', 'astar', "
+      .. "'jps', 'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', got 'jump'" },
+    { { algorithm = 1 }, "algorithm must be one of 'auto', 'astar', 'jps', "
+      .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', got 1" },
+    { { ties = "smaller_g" }, "ties must be one of 'larger_g', 'straight', "
+      .. "'random', got 'smaller_g'" },
+    { { seed = -1 }, "seed must be an integer in [0, 9007199254740991], got -1" },
+    { { seed = 1.5 }, "seed must be an integer in [0, 9007199254740991], got 1.5" },
+    { { seed = "1" }, "seed must be an integer in [0, 9007199254740991], got '1'" },
+    { { beam_width = 0 }, "beam_width must be an integer in [1, 2147483647], got 0" },
+    { { beam_width = NAN }, "beam_width must be an integer in [1, 2147483647], got nan" },
+    { { max_cost = 0 }, "max_cost must be a positive number, got 0" },
+    { { max_cost = -1 }, "max_cost must be a positive number, got -1" },
+    { { max_cost = NAN }, "max_cost must be a positive number, got nan" },
+    { { max_length = 0 }, "max_length must be an integer in [1, 2147483647], got 0" },
+    { { max_length = 2.5 }, "max_length must be an integer in [1, 2147483647], got 2.5" },
+    { { max_nodes = INF }, "max_nodes must be an integer in [1, 2147483647], got inf" },
+    { { closest = 1 }, "closest must be a boolean, got 1" },
+    { { leave_blocked_start = "yes" }, "leave_blocked_start must be a boolean, got 'yes'" },
+    { { next_to_blocked_goal = {} }, "next_to_blocked_goal must be a boolean, got table" },
+    { { goals = 5 }, "goals must be a table {x1, y1, x2, y2, ...}, got 5" },
+    { { goals = {} }, "goals must hold x, y pairs (a positive even count of numbers), got 0 numbers" },
+    { { goals = { 1, 2, 3 } }, "goals must hold x, y pairs (a positive even count of numbers), got 3 numbers" },
+    { { goals = { 1, 1, 11, 1 } }, "goals[3] (x of goal 2) must be an integer in 1..10, got 11" },
+    { { goals = { 1, 0 } }, "goals[2] (y of goal 1) must be an integer in 1..8, got 0" },
+    { { goals = { 1, 1.5 } }, "goals[2] (y of goal 1) must be an integer in 1..8, got 1.5" },
+    { { goals = { "1", 1 } }, "goals[1] (x of goal 1) must be an integer in 1..10, got '1'" },
+    { { stats = true }, "stats must be a table, got true" },
+    { { heuristic = true }, "heuristic must be one of 'default', 'manhattan', "
+      .. "'chebyshev', 'octile', 'euclidean', 'zero', got true" },
+    { { heuristic = function() return "near" end },
+      "heuristic returned 'near' for (1, 1) -> (10, 8); expected a finite number >= 0" },
+    { { heuristic = function() return 0 / 0 end },
+      "heuristic returned nan for (1, 1) -> (10, 8); expected a finite number >= 0" },
+    { { heuristic = function() return 1 / 0 end },
+      "heuristic returned inf for (1, 1) -> (10, 8); expected a finite number >= 0" },
+  }
+  for _, c in ipairs(CASES) do
+    it(c[2], function()
+      assert.are.equal(arg6(c[2]), msg(c[1]))
+    end)
+  end
+
+  it("gx, gy may be nil only with goals", function()
+    local g = astar.new(W, H)
+    assert.are.equal("bad argument #4 to 'find_path' (gx must be an integer, got nil)",
+      helpers.error_of(g.find_path, g, 1, 1, nil, nil))
+    assert.are.equal("bad argument #4 to 'next_step' (gx must be an integer, got nil)",
+      helpers.error_of(g.next_step, g, 1, 1, nil, nil, { closest = true }))
+    assert.is_table(g:find_path(1, 1, nil, nil, { goals = { 2, 2 } }))
+  end)
+
+  it("next_step checks the same options", function()
+    local g = astar.new(W, H)
+    assert.are.equal("bad argument #6 to 'next_step' (ties must be one of "
+      .. "'larger_g', 'straight', 'random', got 'x')",
+      helpers.error_of(g.next_step, g, 1, 1, 2, 2, { ties = "x" }))
   end)
 end)

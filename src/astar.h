@@ -37,7 +37,33 @@ enum {
   ASTAR_FOUND = 0,
   ASTAR_NO_PATH = 1,
   ASTAR_START_BLOCKED = 2,
-  ASTAR_GOAL_BLOCKED = 3
+  ASTAR_GOAL_BLOCKED = 3,
+  ASTAR_CUTOFF = 4 /* max_cost, max_length or max_nodes stopped the search
+                      before it reached a goal */
+};
+
+/* Algorithms.  AUTO runs JPS when the query qualifies for it
+ * (astar_jps_unsupported returns NULL), else A*.  The rest but JPS are
+ * knobs of one loop: DIJKSTRA is A* with the zero heuristic (weighted A*
+ * is A* with a weight), BFS counts steps and keeps its open list first in
+ * first out, GREEDY orders by the heuristic alone, BEAM caps the open
+ * list. */
+enum {
+  ASTAR_ALGO_AUTO = 0,
+  ASTAR_ALGO_ASTAR = 1,
+  ASTAR_ALGO_JPS = 2, /* jump point search: uniform costs, 8-way, no corner
+                         cutting; optimal, same costs as A* */
+  ASTAR_ALGO_DIJKSTRA = 3,
+  ASTAR_ALGO_BFS = 4,
+  ASTAR_ALGO_GREEDY = 5,
+  ASTAR_ALGO_BEAM = 6
+};
+
+/* Tie rules between open nodes of equal f. */
+enum {
+  ASTAR_TIES_LARGER_G = 0, /* default: the node nearer the goal first */
+  ASTAR_TIES_STRAIGHT,     /* then the node nearer the line start-goal */
+  ASTAR_TIES_RANDOM        /* uniform over equal-cost paths, seeded */
 };
 
 /* Diagonal rules.  NEVER is 4-way movement. */
@@ -140,8 +166,10 @@ typedef struct astar_heap_entry {
   uint64_t key;
   double g;
   uint32_t node;
-  uint32_t parent; /* JPS only: the jump point node was reached from (fills
-                      what would be padding; A* leaves it unset) */
+  /* in what would be padding (the entry stays 24 bytes): under JPS the
+     jump point this node was reached from; under A* with straight ties its
+     distance from the line start-goal; otherwise 0 */
+  uint32_t aux;
 } astar_heap_entry;
 
 /*
@@ -195,6 +223,7 @@ typedef struct astar_grid {
   astar_heap_entry *heap;
   size_t heap_cap;
   struct astar_memo *memo; /* tile-callback results, with generation */
+  struct astar_extra *extra; /* scratch of query options (search_opts.c) */
   int busy;
   /* last search, for path extraction */
   uint32_t last_start, last_goal;
@@ -335,14 +364,6 @@ typedef int (*astar_tile_fn)(void *ud, int32_t x, int32_t y, double cost,
                              double *out);
 typedef int (*astar_move_fn)(void *ud, int32_t x1, int32_t y1, int32_t x2,
                              int32_t y2, double cost, double *out);
-/* Search algorithms.  AUTO runs JPS when the query qualifies for it
- * (astar_jps_unsupported returns NULL), else A*. */
-enum {
-  ASTAR_ALGO_AUTO = 0,
-  ASTAR_ALGO_ASTAR = 1, /* the A* engine (weighted A*, Dijkstra, ...) */
-  ASTAR_ALGO_JPS = 2    /* jump point search: uniform costs, 8-way, no
-                           corner cutting; optimal, same costs as A* */
-};
 
 /* Search. */
 typedef struct astar_query {
@@ -357,7 +378,35 @@ typedef struct astar_query {
    * 0: the unit's cheapest tile cost.  With callbacks the search checks
    * it and stops with ASTAR_EBOUND if a callback goes below it. */
   double min_cost;
+  /* ---- query options (all off when zero, as astar_query_defaults
+   * leaves them) ---- */
   int algorithm;          /* ASTAR_ALGO_* */
+  int ties;               /* ASTAR_TIES_* */
+  uint64_t seed;          /* ASTAR_TIES_RANDOM */
+  uint32_t beam_width;    /* ASTAR_ALGO_BEAM: most open nodes kept (>= 1) */
+  /* More goal tiles: x, y pairs (0-based, in range), ngoals pairs.  The
+   * search stops at the first goal it reaches at least cost.  With
+   * no_main_goal, gx, gy is not one of them (ngoals must be >= 1). */
+  const int32_t *goals;
+  size_t ngoals;
+  int no_main_goal;
+  /* Cutoffs: 0 = none (max_cost: HUGE_VAL, the default, or 0).  A search
+   * that stops short because of one ends with ASTAR_CUTOFF. */
+  double max_cost;        /* no path costing more is followed */
+  uint32_t max_length;    /* no path of more steps is followed */
+  uint32_t max_nodes;     /* at most this many expansions */
+  /* When no goal is reached: keep the path to the expanded tile closest to
+   * the goals (least distance, then least cost, then lowest index). */
+  int closest;
+  int leave_blocked_start; /* a blocked start is left as if passable */
+  int next_to_blocked_goal; /* a blocked goal: stop on a tile next to it */
+  int want_peak;          /* fill r->peak_open (a little slower) */
+  /* Custom heuristic: writes an estimate (>= 0, finite) into *out; any
+   * other return stops the search with ASTAR_ECALLBACK.  Multiplied by
+   * weight. */
+  int (*heuristic_fn)(void *ud, int32_t x, int32_t y, int32_t gx,
+                      int32_t gy, double *out);
+  void *heuristic_ud;
 } astar_query;
 
 typedef struct astar_result {
@@ -366,6 +415,14 @@ typedef struct astar_result {
   uint32_t expanded;  /* nodes taken off the open list and expanded (JPS:
                          jump points) */
   uint32_t length;    /* tiles on the path, start and goal included */
+  uint32_t generated; /* nodes put on the open list */
+  uint32_t peak_open; /* largest open list (when q->want_peak) */
+  /* The tile the path ends at: the goal reached, or with q->closest the
+   * closest tile (then partial = 1 and outcome says why); goal_index is
+   * the index in q->goals of the goal reached, -1 for gx, gy. */
+  int32_t end_x, end_y;
+  int32_t goal_index;
+  int partial;
   /* ASTAR_EBOUND: the step (or tile: x1 == x2, y1 == y2), its cost and
    * the bound it broke */
   int32_t bad_x1, bad_y1, bad_x2, bad_y2;
@@ -383,9 +440,10 @@ int astar_find_path(astar_grid *g, const astar_query *q, astar_result *r);
  * range-checked here. */
 const char *astar_jps_unsupported(astar_grid *g, const astar_query *q);
 
-/* The path of the last successful search, walked from the goal back to the
- * start: start with astar_path_last(), then astar_path_prev() until it
- * returns 0.  Valid until the grid is edited or searched again. */
+/* The path of the last search that returned one (found, or partial with
+ * q->closest), walked from its end back to the start: start with
+ * astar_path_last(), then astar_path_prev() until it returns 0.  Valid
+ * until the grid is edited or searched again. */
 uint32_t astar_path_last(const astar_grid *g);
 int astar_path_prev(const astar_grid *g, uint32_t *node);
 

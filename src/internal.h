@@ -72,11 +72,42 @@ int astar__ensure_scratch(astar_grid *G);
 uint32_t astar__next_generation(astar_grid *G);
 int astar__grow_heap(astar_grid *G);
 
+/* search.c: does the query use an option beyond the plain search
+ * (another algorithm of the family, ties, goals, cutoffs, closest, start
+ * and goal handling, a heuristic function)? */
+int astar__uses_options(const astar_query *q);
+
 /* Jump point search (jps.c) over the passability bitmap `passable` (one
  * bit per padded tile, as astar_grid.passable).  The caller has checked
  * the query (in range, astar_jps_unsupported(G, q) == NULL).  Same result
  * and path walk as astar_find_path. */
 int astar__jps(astar_grid *G, const astar__jps_layer *J,
                const astar_query *q, astar_result *r);
+
+/* search_opts.c: scratch of the query options, allocated on first use and
+ * kept by the grid (G->extra). */
+typedef struct astar__target {
+  int32_t x, y;
+  int32_t index;  /* in q->goals; -1 for gx, gy */
+  uint32_t node;
+  double offset;  /* subtracted from the heuristic (next to a blocked goal) */
+} astar__target;
+
+typedef struct astar_extra {
+  uint32_t *depth;         /* ntiles: steps from the start (max_length) */
+  double *count;           /* ntiles: equal-cost paths (random ties) */
+  astar__target *targets;  /* the goals as given */
+  size_t targets_cap;
+  uint64_t *set;           /* node << 32 | target: sorted goal tiles */
+  size_t set_cap;
+} astar__extra;
+
+int astar__extra_arrays(astar_grid *g, int depth, int count);
+int astar__extra_goals(astar_grid *g, size_t targets, size_t set);
+void astar__extra_release(astar_grid *g);
+size_t astar__extra_memory(const astar_grid *g);
+void astar__sort_set(uint64_t *set, size_t n);
+/* The target index of node in the sorted set, or -1. */
+long astar__set_find(const uint64_t *set, size_t n, uint32_t node);
 
 #endif

@@ -65,6 +65,10 @@ const char *astar_jps_unsupported(astar_grid *G, const astar_query *q) {
         G->diagonal_length <= 2.0 * G->cardinal_length))
     return "a diagonal step length between 1 and 2 cardinal lengths";
   if (!astar_unit_defined(G, q->unit)) return "a defined unit class";
+  if (astar__uses_options(q))
+    return "none of the options ties, goals, max_cost, max_length, "
+           "max_nodes, closest, leave_blocked_start, next_to_blocked_goal "
+           "or a heuristic function";
   if (q->tile_fn != NULL || q->move_fn != NULL)
     return "no cost callbacks (tile_cost, move_cost)";
   if (u != NULL && G->heights != NULL &&
@@ -394,13 +398,15 @@ int astar__jps(astar_grid *G, const astar__jps_layer *J,
   astar_heap_entry *heap;
   size_t n = 0;
   uint32_t *pos, *stamp;
-  uint32_t expanded = 0;
+  uint32_t expanded = 0, generated = 1;
+  size_t peak = 1;
   bitmap b;
   planes P;
   int st;
 
   memset(r, 0, sizeof *r);
   r->outcome = ASTAR_NO_PATH;
+  r->goal_index = -1;
   r->algorithm = ASTAR_ALGO_JPS;
   if (G->busy) return ASTAR_EBUSY;
   b.bm = J->passable;
@@ -456,12 +462,12 @@ int astar__jps(astar_grid *G, const astar__jps_layer *J,
     e.key = quantise(dx > dy ? hA * dx + hB * dy : hA * dy + hB * dx, inv_q);
     e.g = 0.0;
     e.node = start;
-    e.parent = start;
+    e.aux = start;
     heap_up(heap, pos, n++, e);
   }
 
   while (n > 0) {
-    uint32_t u = heap[0].node, parent = heap[0].parent;
+    uint32_t u = heap[0].node, parent = heap[0].aux;
     double gu = heap[0].g;
     unsigned dirs, nb;
     int32_t ux, uy;
@@ -507,6 +513,8 @@ int astar__jps(astar_grid *G, const astar__jps_layer *J,
           heap = G->heap;
         }
         at = n++;
+        generated++;
+        if (n > peak) peak = n;
       }
       stamp[j] = open_tag | d;
       jx = ux + (int32_t)k * astar_dir_dx[d];
@@ -517,13 +525,19 @@ int astar__jps(astar_grid *G, const astar__jps_layer *J,
                        inv_q);
       e.g = ng;
       e.node = j;
-      e.parent = u;
+      e.aux = u;
       heap_up(heap, pos, at, e);
     }
   }
   G->busy = 0;
   r->expanded = expanded;
+  r->generated = generated;
+  r->peak_open = (uint32_t)peak;
   r->outcome = G->last_outcome;
-  if (r->outcome == ASTAR_FOUND) unfold_path(G, J->cost, start, goal, r);
+  if (r->outcome == ASTAR_FOUND) {
+    unfold_path(G, J->cost, start, goal, r);
+    r->end_x = q->gx;
+    r->end_y = q->gy;
+  }
   return ASTAR_OK;
 }

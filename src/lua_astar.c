@@ -605,49 +605,54 @@ static const char *const heuristic_names[] = {
 #define HEURISTIC_LIST \
   "'default', 'manhattan', 'chebyshev', 'octile', 'euclidean', 'zero'"
 static const char *const query_keys[] = {
-    "heuristic", "weight", "algorithm", "unit", "tile_cost", "move_cost",
-    "min_cost", NULL};
-/* in ASTAR_ALGO_* order */
-static const char *const algorithm_names[] = {"auto", "astar", "jps", NULL};
-#define ALGORITHM_LIST "'auto', 'astar', 'jps'"
-
-static const char *const outcome_names[] = {"found", "no_path",
-                                            "start_blocked", "goal_blocked"};
+    "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
+    /* lua_query.c */
+    "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
+    "max_length", "max_nodes", "closest", "leave_blocked_start",
+    "next_to_blocked_goal", "stats", NULL};
 
 /* Reads sx, sy, gx, gy (args 2..5) and options (arg 6), runs the search.
- * Returns 1 when a path was found; otherwise pushes nil, reason, expanded,
- * algorithm and returns 0. */
+ * Returns 1 when there is a path (to the goal, or partial with `closest`);
+ * otherwise pushes nil, reason, expanded and returns 0. */
 static int run_query(lua_State *L, astar_grid *g, const char *fname,
                      astar_result *r) {
   astar_query q;
   lc_callbacks cb;
-  int st;
+  lq_query lq;
+  int st, opts;
   astar_query_defaults(&q);
   q.sx = la_x(L, 2, fname, "sx", g);
   q.sy = la_y(L, 3, fname, "sy", g);
-  q.gx = la_x(L, 4, fname, "gx", g);
-  q.gy = la_y(L, 5, fname, "gy", g);
-  if (la_options(L, 6, fname, query_keys)) {
-    q.heuristic = la_enum(L, 6, fname, "heuristic", heuristic_names,
-                              HEURISTIC_LIST, ASTAR_H_DEFAULT);
+  opts = la_options(L, 6, fname, query_keys);
+  if (opts && lua_isnil(L, 4) && lua_isnil(L, 5) && lq_has_goals(L, 6)) {
+    q.no_main_goal = 1; /* the goals option alone */
+  } else {
+    q.gx = la_x(L, 4, fname, "gx", g);
+    q.gy = la_y(L, 5, fname, "gy", g);
+  }
+  if (opts) {
+    if (!lq_heuristic_function(L, 6))
+      q.heuristic = la_enum(L, 6, fname, "heuristic", heuristic_names,
+                            HEURISTIC_LIST, ASTAR_H_DEFAULT);
     q.weight = la_number(L, 6, fname, "weight", 1.0, 1e9,
                              "a number in [1, 1e+09]", 1.0);
     q.unit = lc_unit_option(L, 6, fname, 1);
-    q.algorithm = la_enum(L, 6, fname, "algorithm", algorithm_names,
-                          ALGORITHM_LIST, ASTAR_ALGO_AUTO);
   }
   lc_callbacks_init(L, 6, fname, &cb, &q);
-  if (q.algorithm == ASTAR_ALGO_JPS) {
+  lq_options(L, 6, fname, g, &q, &lq);
+  if (q.algorithm == ASTAR_ALGO_JPS) { /* forced where it cannot run */
     const char *why = astar_jps_unsupported(g, &q);
     if (why != NULL) la_error(L, 6, fname, "algorithm 'jps' needs %s", why);
   }
   st = astar_find_path(g, &q, r);
+  if (st == ASTAR_ECALLBACK && lq_callback_failed(&lq))
+    lq_raise(L, fname, &lq);
   if (st != ASTAR_OK) lc_callbacks_raise(L, fname, &cb, st, r);
-  if (r->outcome == ASTAR_FOUND) return 1;
+  lq_stats(L, &lq, &q, r);
+  if (r->outcome == ASTAR_FOUND || r->partial) return 1;
   lua_pushnil(L);
-  lua_pushstring(L, outcome_names[r->outcome]);
+  lua_pushstring(L, lq_outcome_names[r->outcome]);
   lua_pushinteger(L, (lua_Integer)r->expanded);
-  lua_pushstring(L, algorithm_names[r->algorithm]);
   return 0;
 }
 
@@ -664,7 +669,7 @@ static int g_find_path(lua_State *L) {
   if (out != LUA_TNONE && out != LUA_TNIL && out != LUA_TTABLE)
     la_error(L, 7, "find_path", "out must be a table, got %s",
               la_describe(L, 7, buf, sizeof buf));
-  if (!run_query(L, g, "find_path", &r)) return 4;
+  if (!run_query(L, g, "find_path", &r)) return 3;
   if (out == LUA_TTABLE)
     lua_pushvalue(L, 7);
   else
@@ -693,8 +698,11 @@ static int g_find_path(lua_State *L) {
   }
   lua_pushnumber(L, (lua_Number)r.cost);
   lua_pushinteger(L, (lua_Integer)r.expanded);
-  lua_pushstring(L, algorithm_names[r.algorithm]);
-  return 4;
+  if (r.partial) { /* closest: why the goal was not reached */
+    lua_pushstring(L, lq_outcome_names[r.outcome]);
+    return 4;
+  }
+  return 3;
 }
 
 /* grid:next_step(sx, sy, gx, gy [, options]) -> x, y, cost | nil, reason */
@@ -704,7 +712,7 @@ static int g_next_step(lua_State *L) {
   uint32_t node, step;
   int32_t x, y;
   if (!run_query(L, g, "next_step", &r)) {
-    lua_pop(L, 2); /* nil, reason */
+    lua_pop(L, 1); /* nil, reason */
     return 2;
   }
   node = step = astar_path_last(g);
@@ -716,6 +724,10 @@ static int g_next_step(lua_State *L) {
   lua_pushinteger(L, x + 1);
   lua_pushinteger(L, y + 1);
   lua_pushnumber(L, (lua_Number)r.cost);
+  if (r.partial) {
+    lua_pushstring(L, lq_outcome_names[r.outcome]);
+    return 4;
+  }
   return 3;
 }
 

@@ -178,7 +178,8 @@ static int g_fill_terrain(lua_State *L) {
   astar_grid *g = lg_check_grid(L, "fill_terrain");
   int t = terrain_arg(L, 2, "fill_terrain");
   int32_t x = 0, y = 0, w = g->width, h = g->height;
-  if (!lua_isnoneornil(L, 3)) {
+  if (lua_gettop(L) >= 3) { /* a rectangle: fill_terrain(t, nil) is an
+                               error, not the whole grid */
     x = la_x(L, 3, "fill_terrain", "x", g);
     y = la_y(L, 4, "fill_terrain", "y", g);
     w = la_int(L, 5, "fill_terrain", "w", 0, g->width - x, "out of range");

@@ -60,4 +60,27 @@ int lc_fill_function(lua_State *L, astar_grid *g);
 
 extern const luaL_Reg lc_grid_methods[];
 
+/* lua_query.c: options of find_path / next_step beyond costs (algorithm,
+ * ties, goals, cutoffs, closest, blocked start/goal, heuristic function,
+ * stats).  lq_options reads them into q (values it needs stay on the
+ * stack); after the search lq_stats fills the stats table, and after
+ * ASTAR_ECALLBACK with lq_callback_failed lq_raise raises the error. */
+typedef struct lq_query {
+  lua_State *L;
+  int arg;          /* the options' argument number */
+  int hfn, stats;   /* stack indices, 0 when absent */
+  int failed, bad;  /* the heuristic raised / returned a bad value */
+  const char *algorithm;
+  char msg[200];
+} lq_query;
+extern const char *const lq_outcome_names[];
+int lq_has_goals(lua_State *L, int arg);
+int lq_heuristic_function(lua_State *L, int arg);
+void lq_options(lua_State *L, int arg, const char *fname, astar_grid *g,
+                astar_query *q, lq_query *lq);
+int lq_callback_failed(const lq_query *lq);
+void lq_raise(lua_State *L, const char *fname, lq_query *lq);
+void lq_stats(lua_State *L, const lq_query *lq, const astar_query *q,
+              const astar_result *r);
+
 #endif

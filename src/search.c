@@ -29,8 +29,12 @@
 #define HEAP_INITIAL 256u
 
 #if defined(__GNUC__) || defined(__clang__)
+/* run() is one loop compiled once per constant mode: it must be inlined
+ * into each instantiation, which the compiler may decline for its size */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #define lowest_bit(m) ((unsigned)__builtin_ctz(m))
 #else
+#define ALWAYS_INLINE inline
 static unsigned lowest_bit(unsigned m) {
   unsigned d = 0;
   while (!(m & 1u)) {
@@ -45,6 +49,7 @@ void astar_query_defaults(astar_query *q) {
   memset(q, 0, sizeof *q);
   q->heuristic = ASTAR_H_DEFAULT;
   q->weight = 1.0;
+  q->max_cost = HUGE_VAL;
 }
 
 static int ensure_scratch(astar_grid *G) {
@@ -90,6 +95,10 @@ static int grow_heap(astar_grid *G) {
 static uint32_t next_generation(astar_grid *G) {
   if (++G->generation > MAX_GENERATION) {
     memset(G->stamp, 0, (size_t)G->ntiles * sizeof(uint32_t));
+    if (G->memo != NULL) { /* tile-callback results are stamped too */
+      uint32_t i;
+      for (i = 0; i < G->ntiles; i++) G->memo[i].gen = 0;
+    }
     G->generation = 1;
   }
   return G->generation << 4;
@@ -136,8 +145,7 @@ static void heuristic_init(heuristic *h, astar_grid *G, const astar_query *q,
   h->B *= scale;
 }
 
-static inline double heuristic_at(const heuristic *h, int32_t x, int32_t y) {
-  int32_t dx = x - h->gx, dy = y - h->gy;
+static inline double heuristic_d(const heuristic *h, int32_t dx, int32_t dy) {
   if (dx < 0) dx = -dx;
   if (dy < 0) dy = -dy;
   if (h->euclidean) {
@@ -145,6 +153,10 @@ static inline double heuristic_at(const heuristic *h, int32_t x, int32_t y) {
     return h->A * sqrt(fx * fx + fy * fy);
   }
   return dx > dy ? h->A * dx + h->B * dy : h->A * dy + h->B * dx;
+}
+
+static inline double heuristic_at(const heuristic *h, int32_t x, int32_t y) {
+  return heuristic_d(h, x - h->gx, y - h->gy);
 }
 
 /* Quantise f onto multiples of q (inv_q = 1/q) so that mathematically equal
@@ -162,17 +174,28 @@ static inline uint64_t quantise(double f, double inv_q) {
 /* ---- open list: binary heap, smallest key first, then largest g ----
  * Every move of an entry records its new index in pos[node]. */
 
+/* Tie rules past equal keys (mode bits, see below): larger g by default;
+ * straight: smaller distance from the line first; random: smaller g first,
+ * so that every equal-cost parent of a node is expanded before it. */
+#define MODE_STRAIGHT 512
+#define MODE_RANDOM 1024
+
 static inline int entry_less(const astar_heap_entry *a,
-                             const astar_heap_entry *b) {
-  return a->key < b->key || (a->key == b->key && a->g > b->g);
+                             const astar_heap_entry *b, const int mode) {
+  if (!(mode & (MODE_STRAIGHT | MODE_RANDOM)))
+    return a->key < b->key || (a->key == b->key && a->g > b->g);
+  if (a->key != b->key) return a->key < b->key;
+  if ((mode & MODE_STRAIGHT) && a->aux != b->aux) return a->aux < b->aux;
+  if (mode & MODE_RANDOM) return a->g < b->g;
+  return a->g > b->g;
 }
 
 /* Moves e up from index i to its place. */
 static inline void heap_up(astar_heap_entry *heap, uint32_t *pos, size_t i,
-                           astar_heap_entry e) {
+                           astar_heap_entry e, const int mode) {
   while (i > 0) {
     size_t p = (i - 1) / 2;
-    if (!entry_less(&e, &heap[p])) break;
+    if (!entry_less(&e, &heap[p], mode)) break;
     heap[i] = heap[p];
     pos[heap[i].node] = (uint32_t)i;
     i = p;
@@ -182,14 +205,15 @@ static inline void heap_up(astar_heap_entry *heap, uint32_t *pos, size_t i,
 }
 
 /* Remove heap[0]; n is the size before removal. */
-static inline void heap_pop(astar_heap_entry *heap, uint32_t *pos, size_t n) {
+static inline void heap_pop(astar_heap_entry *heap, uint32_t *pos, size_t n,
+                            const int mode) {
   astar_heap_entry e = heap[--n];
   size_t i = 0;
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && entry_less(&heap[c + 1], &heap[c])) c++;
-    if (!entry_less(&heap[c], &e)) break;
+    if (c + 1 < n && entry_less(&heap[c + 1], &heap[c], mode)) c++;
+    if (!entry_less(&heap[c], &e, mode)) break;
     heap[i] = heap[c];
     pos[heap[i].node] = (uint32_t)i;
     i = c;
@@ -208,14 +232,27 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
     return 0;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_ZERO) return 0;
   if (!(q->min_cost >= 0.0 && q->min_cost <= 3.5e38)) return 0;
-  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_JPS)
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BEAM)
     return 0;
   return q->weight >= 1.0 && q->weight <= 1e9;
 }
 
 /* What one search needs besides the grid.  mode says which of the costly
  * extras are on, so the plain loop is compiled without them. */
-enum { MODE_HEIGHT = 1, MODE_TILE_FN = 2, MODE_MOVE_FN = 4 };
+enum {
+  MODE_HEIGHT = 1,
+  MODE_TILE_FN = 2,
+  MODE_MOVE_FN = 4,
+  MODE_PEAK = 8,    /* track the open list's largest size */
+  MODE_X = 16,      /* goal set, cutoffs, closest, blocked start */
+  MODE_HX = 32,     /* heuristic over several goals or a callback */
+  MODE_GREEDY = 64, /* key = h alone */
+  MODE_FIFO = 128,  /* breadth-first: the open list is a queue */
+  MODE_BEAM = 256   /* the open list holds at most beam_width nodes */
+  /* MODE_STRAIGHT = 512, MODE_RANDOM = 1024 (above) */
+};
+
+#define MAX_H_GOALS 16 /* more goals: the heuristic is 0 (Dijkstra) */
 
 typedef struct search {
   astar_grid *G;
@@ -225,7 +262,111 @@ typedef struct search {
   heuristic h;
   double inv_q, bound;
   uint32_t start, goal, tag;
+  /* ---- query options (MODE_X and the other option bits) ---- */
+  const uint64_t *set; /* sorted goal tiles (MODE_X); goal then unused */
+  size_t nset;
+  const astar__target *targets; /* goals as given, for h and closest */
+  size_t ntargets;
+  heuristic dist;       /* closeness: the default heuristic, scale 1 */
+  unsigned start_moves; /* moves out of the start (blocked start) */
+  uint32_t *depth;      /* steps per node, when max_length */
+  double *count;        /* equal-cost paths per node (random ties) */
+  double max_cost;
+  uint32_t max_length, max_nodes, beam;
+  int closest;
+  int cut;              /* a cutoff kept the search from a node */
+  int goal_blocked;     /* every goal was blocked */
+  uint32_t reached;     /* the goal expanded, or best when closest */
+  uint32_t best;
+  double best_d, best_g;
+  int32_t line_x, line_y, line_dx, line_dy; /* straight ties */
+  uint64_t rng;
+  int st;               /* a heuristic callback's failure */
+  uint32_t peak, evicted;
 } search;
+
+/* ---- what the options add to the loop ---- */
+
+/* splitmix64: the same numbers on every platform, for a given seed */
+static uint64_t next_random(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+  return z ^ (z >> 31);
+}
+
+/* The heuristic under MODE_HX: the callback, or the least estimate over
+ * the goals (0 over more than MAX_H_GOALS). */
+static double h_extra(search *S, int32_t x, int32_t y) {
+  const astar_query *q = S->q;
+  double best = HUGE_VAL;
+  size_t i;
+  if (S->ntargets > MAX_H_GOALS) return 0.0;
+  for (i = 0; i < S->ntargets; i++) {
+    const astar__target *t = &S->targets[i];
+    double v;
+    if (q->heuristic_fn != NULL) {
+      v = 0.0;
+      if (q->heuristic_fn(q->heuristic_ud, x, y, t->x, t->y, &v) !=
+          ASTAR_OK) {
+        S->st = ASTAR_ECALLBACK;
+        return 0.0;
+      }
+      v *= q->weight;
+    } else {
+      v = heuristic_d(&S->h, x - t->x, y - t->y) - t->offset;
+    }
+    if (v < best) best = v;
+  }
+  return best > 0.0 ? best : 0.0;
+}
+
+static inline double h_of(search *S, int32_t x, int32_t y, const int mode) {
+  if (mode & MODE_HX) return h_extra(S, x, y);
+  return heuristic_at(&S->h, x, y);
+}
+
+static inline int is_goal(const search *S, uint32_t u, uint32_t goal,
+                          const int mode) {
+  if ((mode & MODE_X) && S->set != NULL)
+    return astar__set_find(S->set, S->nset, u) >= 0;
+  return u == goal;
+}
+
+/* Closest reachable: keeps the expanded node nearest a goal (then the
+ * cheaper, then the lower index). */
+static void closer(search *S, uint32_t u, int32_t x, int32_t y, double g) {
+  double d = HUGE_VAL;
+  size_t i;
+  for (i = 0; i < S->ntargets; i++) {
+    double v = heuristic_d(&S->dist, x - S->targets[i].x,
+                           y - S->targets[i].y);
+    if (v < d) d = v;
+  }
+  if (d < S->best_d ||
+      (d == S->best_d && (g < S->best_g || (g == S->best_g && u < S->best)))) {
+    S->best_d = d;
+    S->best_g = g;
+    S->best = u;
+  }
+}
+
+/* Straight ties: twice the area between start-goal and node-goal. */
+static inline uint32_t off_line(const search *S, int32_t x, int32_t y) {
+  int64_t c = (int64_t)(x - S->line_x) * S->line_dy -
+              (int64_t)(y - S->line_y) * S->line_dx;
+  if (c < 0) c = -c;
+  return c > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+/* Beam: the worst entry among the leaves (the worst overall is one). */
+static size_t worst_leaf(const astar_heap_entry *heap, size_t n,
+                         const int mode) {
+  size_t i, w = n / 2;
+  for (i = w + 1; i < n; i++)
+    if (entry_less(&heap[w], &heap[i], mode)) w = i;
+  return w;
+}
 
 static int bound_broken(search *S, uint32_t from, uint32_t to, double cost,
                         double bound) {
@@ -311,8 +452,9 @@ static int ensure_memo(astar_grid *G) {
 }
 
 /* The loop.  Inlined with a constant mode for the plain search, so the
- * extras cost nothing there. */
-static inline int run(search *S, const int mode) {
+ * extras cost nothing there; the query options run in run_any, where mode
+ * is a variable. */
+static ALWAYS_INLINE int run(search *S, const int mode) {
   astar_grid *G = S->G;
   const uint8_t *moves = S->L.moves;
   const float *cost = S->L.cost;
@@ -323,7 +465,7 @@ static inline int run(search *S, const int mode) {
   const uint32_t open_tag = S->tag, goal = S->goal;
   const double inv_q = S->inv_q;
   uint32_t expanded = 0;
-  size_t n = 0;
+  size_t n = 0, head = 0; /* head: the queue's front (MODE_FIFO) */
   int32_t offset[8];
   double length[8];
   int st = ASTAR_OK;
@@ -333,40 +475,63 @@ static inline int run(search *S, const int mode) {
   stamp[S->start] = open_tag;
   {
     astar_heap_entry e;
-    e.key = quantise(heuristic_at(&S->h, S->q->sx, S->q->sy), inv_q);
+    double h = h_of(S, S->q->sx, S->q->sy, mode);
+    e.key = quantise((mode & MODE_FIFO) ? 0.0 : h, inv_q);
     e.g = 0.0;
     e.node = S->start;
-    e.parent = S->start;
-    heap_up(heap, pos, n++, e);
+    e.aux = 0;
+    if (mode & MODE_X) {
+      if (S->depth != NULL) S->depth[S->start] = 0;
+    }
+    if (mode & MODE_RANDOM) S->count[S->start] = 1.0;
+    heap_up(heap, pos, n++, e, mode);
+    if ((mode & MODE_HX) && S->st != ASTAR_OK) return S->st;
   }
 
-  while (n > 0) {
-    uint32_t u = heap[0].node;
-    double gu = heap[0].g;
+  while ((mode & MODE_FIFO) ? head < n : n > 0) {
+    uint32_t u;
+    double gu;
     unsigned m;
     int32_t ux, uy;
-    if (n > 1) heap_pop(heap, pos, n);
-    n--;
+    if ((mode & MODE_X) && S->max_nodes != 0 && expanded >= S->max_nodes) {
+      S->cut = 1;
+      break;
+    }
+    if (mode & MODE_FIFO) {
+      u = heap[head].node;
+      gu = heap[head].g;
+      head++;
+    } else {
+      u = heap[0].node;
+      gu = heap[0].g;
+      if (n > 1) heap_pop(heap, pos, n, mode);
+      n--;
+    }
     stamp[u] |= STAMP_CLOSED;
     expanded++;
-    if (u == goal) {
+    if (is_goal(S, u, goal, mode)) {
       G->last_outcome = ASTAR_FOUND;
+      S->reached = u;
       S->r->cost = gu;
       break;
     }
     astar_xy(G, u, &ux, &uy);
+    if ((mode & MODE_X) && S->closest) closer(S, u, ux, uy, gu);
     m = moves[u];
+    if ((mode & MODE_X) && u == S->start) m = S->start_moves;
     if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)
       break;
     while (m) {
       unsigned d = lowest_bit(m);
       uint32_t v = (uint32_t)((int32_t)u + offset[d]);
-      double step, ng;
+      double step, ng, h;
       uint32_t sv = stamp[v];
+      int32_t vx, vy;
       astar_heap_entry e;
       size_t at;
       m &= m - 1;
       if ((sv & STAMP_GEN_MASK) == open_tag && (sv & STAMP_CLOSED)) continue;
+      if ((mode & MODE_FIFO) && (sv & STAMP_GEN_MASK) == open_tag) continue;
       if (mode & MODE_TILE_FN)
         step = length[d] * G->memo[v].cost;
       else
@@ -377,7 +542,8 @@ static inline int run(search *S, const int mode) {
       }
       if (mode & MODE_MOVE_FN) {
         double c = 0.0;
-        int32_t vx = ux + astar_dir_dx[d], vy = uy + astar_dir_dy[d];
+        vx = ux + astar_dir_dx[d];
+        vy = uy + astar_dir_dy[d];
         if (S->q->move_fn(S->q->fn_ud, ux, uy, vx, vy, step, &c) !=
             ASTAR_OK) {
           st = ASTAR_ECALLBACK;
@@ -391,9 +557,32 @@ static inline int run(search *S, const int mode) {
         step = c;
       }
       ng = gu + step;
+      if (mode & MODE_X) {
+        if (ng > S->max_cost ||
+            (S->depth != NULL && S->depth[u] >= S->max_length)) {
+          S->cut = 1;
+          continue;
+        }
+      }
       if ((sv & STAMP_GEN_MASK) == open_tag) { /* open in this search */
         at = pos[v];
+        if (mode & MODE_RANDOM) {
+          /* an equal-cost parent: keep each with probability (its paths)
+           * / (all paths so far), so the path is uniform over them all */
+          double gv = heap[at].g, tol = 1e-12 * (ng > 1.0 ? ng : 1.0);
+          if (ng >= gv - tol && ng <= gv + tol) {
+            double cv = S->count[v] + S->count[u];
+            double r = (double)(next_random(&S->rng) >> 11) *
+                       (1.0 / 9007199254740992.0);
+            if (cv > 1e300) cv = 1e300;
+            S->count[v] = cv;
+            if (r * cv < S->count[u])
+              stamp[v] = (sv & ~STAMP_DIR) | d;
+            continue;
+          }
+        }
         if (ng >= heap[at].g) continue;
+        if (mode & MODE_GREEDY) continue; /* first parent stays */
       } else {
         if (n == G->heap_cap) {
           if (grow_heap(G) != ASTAR_OK) {
@@ -402,37 +591,228 @@ static inline int run(search *S, const int mode) {
           }
           heap = G->heap;
         }
-        at = n++;
+        at = n;
+        if ((mode & MODE_BEAM) && n >= S->beam) at = SIZE_MAX;
+        else n++;
       }
-      stamp[v] = open_tag | d;
-      e.key = quantise(
-          ng + heuristic_at(&S->h, ux + astar_dir_dx[d], uy + astar_dir_dy[d]),
-          inv_q);
+      vx = ux + astar_dir_dx[d];
+      vy = uy + astar_dir_dy[d];
+      if (mode & MODE_FIFO) {
+        e.key = 0;
+      } else {
+        h = h_of(S, vx, vy, mode);
+        if ((mode & MODE_HX) && S->st != ASTAR_OK) {
+          st = S->st;
+          break;
+        }
+        e.key = quantise((mode & MODE_GREEDY) ? h : ng + h, inv_q);
+      }
       e.g = ng;
       e.node = v;
-      e.parent = u;
-      heap_up(heap, pos, at, e);
+      e.aux = (mode & MODE_STRAIGHT) ? off_line(S, vx, vy) : 0;
+      if ((mode & MODE_BEAM) && at == SIZE_MAX) {
+        /* full: the new node replaces the worst one, if it is better */
+        at = worst_leaf(heap, n, mode);
+        if (!entry_less(&e, &heap[at], mode)) continue;
+        stamp[heap[at].node] = 0; /* no longer seen in this search */
+        S->evicted++;
+      }
+      stamp[v] = open_tag | d;
+      if (mode & MODE_X) {
+        if (S->depth != NULL) S->depth[v] = S->depth[u] + 1;
+      }
+      if (mode & MODE_RANDOM) S->count[v] = S->count[u];
+      if (mode & MODE_FIFO)
+        heap[at] = e;
+      else
+        heap_up(heap, pos, at, e, mode);
+      if ((mode & MODE_PEAK) && n - head > S->peak) S->peak = (uint32_t)(n - head);
     }
     if (st != ASTAR_OK) break;
   }
   S->r->expanded = expanded;
+  S->r->generated = (uint32_t)(n - head) + expanded + S->evicted;
   return st;
 }
 
 static int run_plain(search *S) { return run(S, 0); }
 static int run_height(search *S) { return run(S, MODE_HEIGHT); }
+static int run_peak(search *S) { return run(S, MODE_PEAK); }
 static int run_any(search *S, int mode) { return run(S, mode); }
+
+/* Does the query use any option beyond the plain search? */
+int astar__uses_options(const astar_query *q) {
+  return (q->algorithm != ASTAR_ALGO_AUTO &&
+          q->algorithm != ASTAR_ALGO_ASTAR &&
+          q->algorithm != ASTAR_ALGO_JPS) ||
+         q->ties != ASTAR_TIES_LARGER_G ||
+         q->ngoals != 0 || q->no_main_goal ||
+         (q->max_cost > 0.0 && q->max_cost < HUGE_VAL) ||
+         q->max_length != 0 || q->max_nodes != 0 || q->closest ||
+         q->leave_blocked_start || q->next_to_blocked_goal ||
+         q->heuristic_fn != NULL;
+}
+
+static int options_ok(const astar_grid *G, const astar_query *q) {
+  size_t i;
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BEAM)
+    return 0;
+  if (q->ties < ASTAR_TIES_LARGER_G || q->ties > ASTAR_TIES_RANDOM) return 0;
+  if (q->algorithm == ASTAR_ALGO_BEAM && q->beam_width < 1) return 0;
+  if (!(q->max_cost >= 0.0)) return 0;
+  if (q->ngoals > 0x7FFFFFFF / 8 || (q->ngoals > 0 && q->goals == NULL))
+    return 0;
+  if (q->no_main_goal && q->ngoals == 0) return 0;
+  for (i = 0; i < q->ngoals; i++) {
+    int32_t x = q->goals[2 * i], y = q->goals[2 * i + 1];
+    if (x < 0 || x >= G->width || y < 0 || y >= G->height) return 0;
+  }
+  return 1;
+}
+
+/* The tiles from which one legal step would enter the blocked tile t, as
+ * if it were open (the corner rule looks at the tiles beside the step). */
+static size_t next_to(const search *S, uint32_t t, uint64_t *set,
+                      size_t target) {
+  const astar_grid *G = S->G;
+  const uint64_t *open = S->L.passable;
+  size_t n = 0;
+  int d, last = G->diagonal == ASTAR_DIAG_NEVER ? 4 : 8;
+  for (d = 0; d < last; d++) {
+    uint32_t nb = (uint32_t)((int32_t)t + G->offset[d]);
+    if (!astar__bit(open, nb) && nb != S->start) continue;
+    if (d >= 4 && G->diagonal != ASTAR_DIAG_ALWAYS) {
+      int a = astar__bit(open, (uint32_t)((int32_t)t + astar_dir_dx[d]));
+      int b = astar__bit(open, (uint32_t)((int32_t)t +
+                                          astar_dir_dy[d] * G->stride));
+      if (G->diagonal == ASTAR_DIAG_BOTH_FREE ? !(a && b) : !(a || b))
+        continue;
+    }
+    set[n++] = (uint64_t)nb << 32 | target;
+  }
+  return n;
+}
+
+/* Sets up the query options.  Returns ASTAR_OK to search, 1 when the
+ * outcome is known already (r->outcome), or an error. */
+static int options_init(search *S, int *mode) {
+  astar_grid *G = S->G;
+  const astar_query *q = S->q;
+  size_t nt = q->ngoals + (q->no_main_goal ? 0 : 1), i, nset = 0;
+  int random = q->ties == ASTAR_TIES_RANDOM && q->algorithm != ASTAR_ALGO_BFS;
+  astar__target *t;
+  astar_query dq;
+  double step_h;
+  int st;
+  if ((st = astar__extra_arrays(G, q->max_length != 0, random)) != ASTAR_OK)
+    return st;
+  if ((st = astar__extra_goals(G, nt, 8 * nt)) != ASTAR_OK) return st;
+  *mode |= MODE_X;
+  S->depth = q->max_length != 0 ? G->extra->depth : NULL;
+  S->count = G->extra->count;
+  S->max_cost = q->max_cost > 0.0 ? q->max_cost : HUGE_VAL; /* 0: none */
+  S->max_length = q->max_length;
+  S->max_nodes = q->max_nodes;
+  S->closest = q->closest;
+  dq = *q;
+  dq.heuristic = ASTAR_H_DEFAULT;
+  dq.weight = 1.0;
+  heuristic_init(&S->dist, G, &dq, 1.0);
+
+  /* the goals as given, then the tiles that end the search */
+  t = G->extra->targets;
+  for (i = 0; i < nt; i++) {
+    if (!q->no_main_goal && i == 0) {
+      t[i].x = q->gx;
+      t[i].y = q->gy;
+      t[i].index = -1;
+    } else {
+      size_t k = i - (q->no_main_goal ? 0 : 1);
+      t[i].x = q->goals[2 * k];
+      t[i].y = q->goals[2 * k + 1];
+      t[i].index = (int32_t)k;
+    }
+    t[i].node = astar_index(G, t[i].x, t[i].y);
+    t[i].offset = 0.0;
+  }
+  step_h = heuristic_d(&S->h, 1, 1);
+  if (heuristic_d(&S->h, 1, 0) > step_h) step_h = heuristic_d(&S->h, 1, 0);
+  for (i = 0; i < nt; i++) {
+    uint64_t *set = G->extra->set;
+    if (astar__bit(S->L.passable, t[i].node) || t[i].node == S->start) {
+      set[nset++] = (uint64_t)t[i].node << 32 | i;
+    } else if (q->next_to_blocked_goal) {
+      nset += next_to(S, t[i].node, set + nset, i);
+      t[i].offset = step_h;
+    }
+  }
+  astar__sort_set(G->extra->set, nset);
+  S->set = G->extra->set;
+  S->nset = nset;
+  S->targets = t;
+  S->ntargets = nt;
+  if (nset == 0) {
+    S->goal_blocked = 1;
+    if (!q->closest) {
+      S->r->outcome = G->last_outcome = ASTAR_GOAL_BLOCKED;
+      return 1;
+    }
+  }
+
+  /* the heuristic: one goal as the plain search has it, or MODE_HX */
+  if (q->algorithm == ASTAR_ALGO_DIJKSTRA || q->algorithm == ASTAR_ALGO_BFS) {
+    S->h.A = S->h.B = 0.0;
+    S->h.euclidean = 0;
+  } else if (nt == 1 && t[0].offset == 0.0 && q->heuristic_fn == NULL) {
+    S->h.gx = t[0].x;
+    S->h.gy = t[0].y;
+  } else {
+    *mode |= MODE_HX;
+  }
+  if (q->leave_blocked_start && !astar__bit(S->L.passable, S->start)) {
+    const astar_unit *u = G->units[q->unit];
+    uint8_t m = astar__moves(G, S->L.passable, S->start);
+    if (u != NULL && u->own) m = astar__height_filter(G, u, S->start, m);
+    S->start_moves = m;
+  } else {
+    S->start_moves = S->L.moves[S->start];
+  }
+  switch (q->algorithm) {
+  case ASTAR_ALGO_BFS: *mode |= MODE_FIFO; break;
+  case ASTAR_ALGO_GREEDY: *mode |= MODE_GREEDY; break;
+  case ASTAR_ALGO_BEAM:
+    *mode |= MODE_BEAM;
+    S->beam = q->beam_width;
+    break;
+  default: break;
+  }
+  if (!(*mode & MODE_FIFO)) {
+    if (q->ties == ASTAR_TIES_STRAIGHT) {
+      *mode |= MODE_STRAIGHT;
+      S->line_x = t[0].x;
+      S->line_y = t[0].y;
+      S->line_dx = q->sx - t[0].x;
+      S->line_dy = q->sy - t[0].y;
+    } else if (random) {
+      *mode |= MODE_RANDOM;
+      S->rng = q->seed;
+    }
+  }
+  return ASTAR_OK;
+}
 
 int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   search S;
   double min_step, quantum;
-  int st, mode = 0;
+  int st, mode = 0, opts;
 
   memset(r, 0, sizeof *r);
   r->outcome = ASTAR_NO_PATH;
+  r->goal_index = -1;
   if (!query_ok(G, q)) return ASTAR_EINVAL;
   if (G->busy) return ASTAR_EBUSY;
-  if (q->algorithm != ASTAR_ALGO_ASTAR) { /* JPS where it applies */
+  if (q->algorithm == ASTAR_ALGO_AUTO || q->algorithm == ASTAR_ALGO_JPS) {
+    /* JPS where it applies */
     if (astar_jps_unsupported(G, q) == NULL) {
       astar__jps_layer J;
       if ((st = astar__unit_jps_layer(G, q->unit, &J)) < 0) return st;
@@ -440,21 +820,27 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     }
     if (q->algorithm == ASTAR_ALGO_JPS) return ASTAR_EINVAL;
   }
-  r->algorithm = ASTAR_ALGO_ASTAR;
+  r->algorithm = q->algorithm == ASTAR_ALGO_AUTO ? ASTAR_ALGO_ASTAR
+                                                 : q->algorithm;
+  opts = astar__uses_options(q);
+  if (opts && !options_ok(G, q)) return ASTAR_EINVAL;
+  memset(&S, 0, sizeof S);
   if ((st = astar_grid_layer(G, q->unit, &S.L)) != ASTAR_OK) return st;
   S.G = G;
   S.q = q;
   S.r = r;
   S.start = astar_index(G, q->sx, q->sy);
   S.goal = astar_index(G, q->gx, q->gy);
+  S.best = UINT32_MAX;
+  S.best_d = S.best_g = HUGE_VAL;
   G->last_start = S.start;
   G->last_goal = S.goal;
   G->last_outcome = ASTAR_NO_PATH;
-  if (!astar__bit(S.L.passable, S.start)) {
+  if (!astar__bit(S.L.passable, S.start) && !q->leave_blocked_start) {
     r->outcome = G->last_outcome = ASTAR_START_BLOCKED;
     return ASTAR_OK;
   }
-  if (!astar__bit(S.L.passable, S.goal)) {
+  if (!opts && !astar__bit(S.L.passable, S.goal)) {
     r->outcome = G->last_outcome = ASTAR_GOAL_BLOCKED;
     return ASTAR_OK;
   }
@@ -463,6 +849,7 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   if (S.L.height != NULL) mode |= MODE_HEIGHT;
   if (q->tile_fn != NULL) mode |= MODE_TILE_FN;
   if (q->move_fn != NULL) mode |= MODE_MOVE_FN;
+  if (q->want_peak) mode |= MODE_PEAK;
 
   /* the heuristic's scale: a lower bound of every tile cost.  A stated
    * bound is checked against what the callbacks return; without them it
@@ -481,10 +868,15 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   quantum = S.bound * min_step;
   if (!(quantum >= 1e-200)) quantum = 1e-200;
   S.inv_q = 16777216.0 / quantum;
+  if (opts) {
+    st = options_init(&S, &mode);
+    if (st == 1) return ASTAR_OK;
+    if (st != ASTAR_OK) return st;
+  }
   S.tag = next_generation(G);
 
   G->busy = 1;
-  if (mode & MODE_TILE_FN) { /* a goal the callback closes */
+  if ((mode & MODE_TILE_FN) && !opts) { /* a goal the callback closes */
     double c = 1.0;
     if (S.goal != S.start && (st = tile_value(&S, S.goal, &c)) != ASTAR_OK) {
       G->busy = 0;
@@ -496,23 +888,45 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
       return ASTAR_OK;
     }
   }
+  S.reached = S.goal;
   if (mode == 0)
     st = run_plain(&S);
   else if (mode == MODE_HEIGHT)
     st = run_height(&S);
+  else if (mode == MODE_PEAK)
+    st = run_peak(&S);
   else
     st = run_any(&S, mode);
   G->busy = 0;
+  r->peak_open = S.peak;
   if (st != ASTAR_OK) {
     G->last_outcome = ASTAR_NO_PATH;
     r->cost = 0.0;
     return st;
   }
-  r->outcome = G->last_outcome;
-  if (r->outcome == ASTAR_FOUND) {
-    uint32_t node = S.goal, len = 1;
+  if (G->last_outcome == ASTAR_FOUND) {
+    r->outcome = ASTAR_FOUND;
+    if (S.set != NULL) {
+      long k = astar__set_find(S.set, S.nset, S.reached);
+      r->goal_index = S.targets[k].index;
+    }
+  } else {
+    r->outcome = S.goal_blocked ? ASTAR_GOAL_BLOCKED
+                 : S.cut        ? ASTAR_CUTOFF
+                                : ASTAR_NO_PATH;
+    if (S.closest && S.best != UINT32_MAX) { /* partial path */
+      G->last_outcome = ASTAR_FOUND;
+      S.reached = S.best;
+      r->cost = S.best_g;
+      r->partial = 1;
+    }
+  }
+  if (G->last_outcome == ASTAR_FOUND) {
+    uint32_t node = S.reached, len = 1;
+    G->last_goal = S.reached;
     while (astar_path_prev(G, &node)) len++;
     r->length = len;
+    astar_xy(G, S.reached, &r->end_x, &r->end_y);
   }
   return ASTAR_OK;
 }

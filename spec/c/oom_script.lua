@@ -289,6 +289,32 @@ part("terrain, units, heights, callbacks", function()
   remember("terrain and units", g, 1, 1, 10, 5)
 end)
 
+part("query options", function()
+  -- each option's scratch (goal set, steps, path counts) is allocated on
+  -- first use; the open list of BFS grows past its first 256 entries
+  local g = track(astar.new(60, 60))
+  g:fill_rect(30, 1, 1, 59, false)
+  local stats = {}
+  local p = g:find_path(1, 1, nil, nil, { goals = { 60, 60, 59, 1, 1, 60 },
+                                          stats = stats })
+  if not p or stats.status ~= "found" then fail("goals") end
+  p = g:find_path(1, 1, 60, 60, { max_length = 200, ties = "random",
+                                  seed = 3 })
+  if not p then fail("max_length with random ties") end
+  p = g:find_path(1, 1, 60, 60, { algorithm = "bfs" })
+  if not p then fail("bfs") end
+  p = g:find_path(1, 1, 60, 60, { algorithm = "beam", beam_width = 50,
+                                  ties = "straight" })
+  local none, why = g:find_path(1, 1, 60, 60, { max_nodes = 10 })
+  if none ~= nil or why ~= "cutoff" then fail("expected cutoff") end
+  p = g:find_path(1, 1, 30, 30, { closest = true, next_to_blocked_goal = false })
+  if not p then fail("closest") end
+  p = g:find_path(1, 1, 30, 30, { next_to_blocked_goal = true,
+    heuristic = function(x, y, gx, gy) return math.abs(x - gx) end })
+  if not p then fail("next_to_blocked_goal") end
+  remember("query options", g, 60, 60, 1, 1)
+end)
+
 part("render", function()
   local p = sgrid:find_path(1, 1, 10, 5)
   local r = astar.render(sgrid, p)
