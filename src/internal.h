@@ -4,10 +4,31 @@
 
 #include "astar.h"
 
+#include <string.h>
+
 /* a * b, or 0 when it overflows size_t */
 static inline size_t astar__mul_size(size_t a, size_t b) {
   if (a != 0 && b > SIZE_MAX / a) return 0;
   return a * b;
+}
+
+/* Search stamps (search.c, jps.c and the other engines): generation << 4
+ * | closed << 3 | parent direction. */
+#define STAMP_CLOSED 8u
+#define STAMP_DIR 7u
+#define STAMP_GEN_MASK (~(uint32_t)15u)
+
+/* Quantises f onto multiples of q (inv_q = 1/q) so that mathematically
+ * equal f values, which differ in their last bits, compare equal, and
+ * returns the bits of the result: for f >= 0 they order like the numbers,
+ * so heap keys compare as integers.  Truncation is floor for f >= 0; past
+ * 2^62 doubles are integers already. */
+static inline uint64_t astar__quantise(double f, double inv_q) {
+  double k = f * inv_q;
+  uint64_t bits;
+  if (k < 4611686018427387904.0) k = (double)(int64_t)k;
+  memcpy(&bits, &k, sizeof bits);
+  return bits;
 }
 
 static inline int astar__bit(const uint64_t *bits, uint32_t i) {

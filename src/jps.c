@@ -26,10 +26,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Stamp layout, as in search.c: generation << 4 | closed << 3 | direction */
-#define STAMP_CLOSED 8u
-#define STAMP_DIR 7u
-#define STAMP_GEN_MASK (~(uint32_t)15u)
 #define NONE UINT32_MAX
 #define LOW63 (~(uint64_t)0 >> 1)
 
@@ -279,13 +275,6 @@ static inline void heap_pop(astar_heap_entry *heap, uint32_t *pos, size_t n) {
   pos[e.node] = (uint32_t)i;
 }
 
-static inline uint64_t quantise(double f, double inv_q) {
-  double k = f * inv_q;
-  uint64_t bits;
-  if (k < 4611686018427387904.0) k = (double)(int64_t)k;
-  memcpy(&bits, &k, sizeof bits);
-  return bits;
-}
 
 /* ---- successors ----
  * The directions worth jumping in from u, reached in direction `from_dir`
@@ -459,7 +448,7 @@ int astar__jps(astar_grid *G, const astar__jps_layer *J,
     int32_t dx = q->sx - q->gx, dy = q->sy - q->gy;
     if (dx < 0) dx = -dx;
     if (dy < 0) dy = -dy;
-    e.key = quantise(dx > dy ? hA * dx + hB * dy : hA * dy + hB * dx, inv_q);
+    e.key = astar__quantise(dx > dy ? hA * dx + hB * dy : hA * dy + hB * dx, inv_q);
     e.g = 0.0;
     e.node = start;
     e.aux = start;
@@ -521,7 +510,7 @@ int astar__jps(astar_grid *G, const astar__jps_layer *J,
       jy = uy + (int32_t)k * astar_dir_dy[d];
       hx = jx > q->gx ? jx - q->gx : q->gx - jx;
       hy = jy > q->gy ? jy - q->gy : q->gy - jy;
-      e.key = quantise(ng + (hx > hy ? hA * hx + hB * hy : hA * hy + hB * hx),
+      e.key = astar__quantise(ng + (hx > hy ? hA * hx + hB * hy : hA * hy + hB * hx),
                        inv_q);
       e.g = ng;
       e.node = j;

@@ -353,10 +353,9 @@ static int g_load_string(lua_State *L) {
 
 /* Checks (apply = 0) or applies (apply = 1) a table of tiles at arg: rows
  * t[y][x] or flat t[(y-1)*w + x]. */
-static void table_tiles(lua_State *L, astar_grid *g, int arg,
-                        const char *fname, int apply) {
-  char buf[64];
-  int32_t x, y, w = g->width, h = g->height;
+int lg_table_rows(lua_State *L, int arg, const char *fname,
+                  const astar_grid *g) {
+  int32_t w = g->width, h = g->height;
   int rows;
   size_t n;
   lua_rawgeti(L, arg, 1);
@@ -369,23 +368,40 @@ static void table_tiles(lua_State *L, astar_grid *g, int arg,
     la_error(L, arg, fname,
               "expected %d rows or %.0f flat entries (%d x %d), got %.0f",
               (int)h, (double)w * h, (int)w, (int)h, (double)n);
-  for (y = 0; y < h; y++) {
-    if (rows) {
-      lua_rawgeti(L, arg, y + 1);
-      if (lua_type(L, -1) != LUA_TTABLE)
-        la_error(L, arg, fname, "row %d must be a table, got %s", (int)y + 1,
-                  la_describe(L, -1, buf, sizeof buf));
-      if (compat_rawlen(L, -1) != (size_t)w)
-        la_error(L, arg, fname, "row %d has %d entries, expected %d",
-                  (int)y + 1, (int)compat_rawlen(L, -1), (int)w);
-    }
-    for (x = 0; x < w; x++) {
+  return rows;
+}
+
+void lg_table_row(lua_State *L, int arg, const char *fname,
+                  const astar_grid *g, int32_t y) {
+  char buf[64];
+  lua_rawgeti(L, arg, y + 1);
+  if (lua_type(L, -1) != LUA_TTABLE)
+    la_error(L, arg, fname, "row %d must be a table, got %s", (int)y + 1,
+             la_describe(L, -1, buf, sizeof buf));
+  if (compat_rawlen(L, -1) != (size_t)g->width)
+    la_error(L, arg, fname, "row %d has %d entries, expected %d", (int)y + 1,
+             (int)compat_rawlen(L, -1), (int)g->width);
+}
+
+void lg_table_tile(lua_State *L, int arg, int rows, const astar_grid *g,
+                   int32_t x, int32_t y) {
+  if (rows)
+    lua_rawgeti(L, -1, x + 1);
+  else
+    lua_rawgeti(L, arg, y * g->width + x + 1);
+}
+
+static void table_tiles(lua_State *L, astar_grid *g, int arg,
+                        const char *fname, int apply) {
+  char buf[64];
+  int32_t x, y;
+  int rows = lg_table_rows(L, arg, fname, g);
+  for (y = 0; y < g->height; y++) {
+    if (rows) lg_table_row(L, arg, fname, g, y);
+    for (x = 0; x < g->width; x++) {
       int ok;
       float c;
-      if (rows)
-        lua_rawgeti(L, -1, x + 1);
-      else
-        lua_rawgeti(L, arg, y * w + x + 1);
+      lg_table_tile(L, arg, rows, g, x, y);
       c = la_tile_value(L, -1, &ok);
       if (!ok)
         la_error(L, arg, fname, "row %d, column %d: cost must be " COST_RULE

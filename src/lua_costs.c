@@ -212,39 +212,18 @@ static int value_ok(double v, int layer) {
 static void table_layer(lua_State *L, astar_grid *g, int arg,
                         const char *fname, int layer, int names, int apply) {
   char buf[64];
-  int32_t x, y, w = g->width, h = g->height;
-  size_t n = compat_rawlen(L, arg);
-  int rows;
+  int32_t x, y;
+  int rows = lg_table_rows(L, arg, fname, g);
   const char *rule = layer == LAYER_TERRAIN
                          ? "terrain must be " TERRAIN_RULE
                          : "height must be a finite number, at most 1e+15 "
                            "in size";
-  lua_rawgeti(L, arg, 1);
-  rows = lua_type(L, -1) == LUA_TTABLE;
-  lua_pop(L, 1);
-  if (rows && n != (size_t)h)
-    la_error(L, arg, fname, "expected %d rows, got %d", (int)h, (int)n);
-  if (!rows && n != (size_t)w * (size_t)h)
-    la_error(L, arg, fname,
-             "expected %d rows or %.0f flat entries (%d x %d), got %.0f",
-             (int)h, (double)w * h, (int)w, (int)h, (double)n);
-  for (y = 0; y < h; y++) {
-    if (rows) {
-      lua_rawgeti(L, arg, y + 1);
-      if (lua_type(L, -1) != LUA_TTABLE)
-        la_error(L, arg, fname, "row %d must be a table, got %s", (int)y + 1,
-                 la_describe(L, -1, buf, sizeof buf));
-      if (compat_rawlen(L, -1) != (size_t)w)
-        la_error(L, arg, fname, "row %d has %d entries, expected %d",
-                 (int)y + 1, (int)compat_rawlen(L, -1), (int)w);
-    }
-    for (x = 0; x < w; x++) {
+  for (y = 0; y < g->height; y++) {
+    if (rows) lg_table_row(L, arg, fname, g, y);
+    for (x = 0; x < g->width; x++) {
       double v;
       uint32_t i = astar_index(g, x, y);
-      if (rows)
-        lua_rawgeti(L, -1, x + 1);
-      else
-        lua_rawgeti(L, arg, y * w + x + 1);
+      lg_table_tile(L, arg, rows, g, x, y);
       v = layer_value(L, -1, layer, names);
       if (!value_ok(v, layer))
         la_error(L, arg, fname, "row %d, column %d: %s, got %s", (int)y + 1,

@@ -20,6 +20,17 @@ lgrid *lg_to_grid(lua_State *L, int idx);
 /* The open, idle grid at argument 1, or a Lua error. */
 astar_grid *lg_check_grid(lua_State *L, const char *fname);
 
+/* Tables of tiles, rows t[y][x] or flat t[(y-1)*w + x]: lg_table_rows
+ * checks the shape and returns 1 for rows; lg_table_row pushes row y
+ * (checked); lg_table_tile pushes tile (x, y) (0-based), from the row on
+ * top or from the flat table. */
+int lg_table_rows(lua_State *L, int arg, const char *fname,
+                  const astar_grid *g);
+void lg_table_row(lua_State *L, int arg, const char *fname,
+                  const astar_grid *g, int32_t y);
+void lg_table_tile(lua_State *L, int arg, int rows, const astar_grid *g,
+                   int32_t x, int32_t y);
+
 /* Raises the error for a text that failed to parse. */
 void lg_text_error(lua_State *L, int arg, const char *fname,
                    const astar_parse_error *e);

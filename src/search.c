@@ -21,10 +21,6 @@
 #include <math.h>
 #include <string.h>
 
-/* stamp = generation << 4 | closed << 3 | parent direction */
-#define STAMP_CLOSED 8u
-#define STAMP_DIR 7u
-#define STAMP_GEN_MASK (~(uint32_t)15u)
 #define MAX_GENERATION 0x0FFFFFFFu
 #define HEAP_INITIAL 256u
 
@@ -159,17 +155,6 @@ static inline double heuristic_at(const heuristic *h, int32_t x, int32_t y) {
   return heuristic_d(h, x - h->gx, y - h->gy);
 }
 
-/* Quantise f onto multiples of q (inv_q = 1/q) so that mathematically equal
- * f values, which differ in their last bits, compare equal, and return the
- * bits of the result.  Truncation is floor for f >= 0; past 2^62 doubles
- * are integers already. */
-static inline uint64_t quantise(double f, double inv_q) {
-  double k = f * inv_q;
-  uint64_t bits;
-  if (k < 4611686018427387904.0) k = (double)(int64_t)k;
-  memcpy(&bits, &k, sizeof bits);
-  return bits;
-}
 
 /* ---- open list: binary heap, smallest key first, then largest g ----
  * Every move of an entry records its new index in pos[node]. */
@@ -476,7 +461,7 @@ static ALWAYS_INLINE int run(search *S, const int mode) {
   {
     astar_heap_entry e;
     double h = h_of(S, S->q->sx, S->q->sy, mode);
-    e.key = quantise((mode & MODE_FIFO) ? 0.0 : h, inv_q);
+    e.key = astar__quantise((mode & MODE_FIFO) ? 0.0 : h, inv_q);
     e.g = 0.0;
     e.node = S->start;
     e.aux = 0;
@@ -605,7 +590,7 @@ static ALWAYS_INLINE int run(search *S, const int mode) {
           st = S->st;
           break;
         }
-        e.key = quantise((mode & MODE_GREEDY) ? h : ng + h, inv_q);
+        e.key = astar__quantise((mode & MODE_GREEDY) ? h : ng + h, inv_q);
       }
       e.g = ng;
       e.node = v;
