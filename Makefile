@@ -26,8 +26,8 @@ LUA_5.3 := lua5.3
 LUA_5.4 := lua5.4
 LUA_jit := luajit
 
-CORE_SRC := src/grid.c src/units.c src/search.c src/text.c
-BIND_SRC := src/lua_astar.c src/lua_args.c src/lua_costs.c
+CORE_SRC := src/grid.c src/units.c src/search.c src/text.c src/zones.c
+BIND_SRC := src/lua_astar.c src/lua_args.c src/lua_costs.c src/lua_zones.c
 HDRS     := $(wildcard src/*.h)
 
 all: $(foreach v,$(VERSIONS),build/$(v)/astar/core.so)

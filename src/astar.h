@@ -91,6 +91,19 @@ typedef struct astar_min {
   int dirty;
 } astar_min;
 
+/* Zones of one layer (the grid's own, or a unit class's): connected-region
+ * labels over the layer's legal moves.  label[i] is 0 for a tile the layer
+ * cannot enter, else a slot; slots form a union-find forest (parent) and
+ * a zone's id is its root slot, whose size is the zone's tile count.
+ * label == NULL: not built yet; stale: rebuilt (O(tiles)) at next use. */
+typedef struct astar_zones {
+  uint32_t *label;
+  uint32_t *parent, *size; /* cap slots each; slot 0 unused */
+  uint32_t cap, used;      /* slots 1 .. used - 1 are taken */
+  uint32_t count;          /* zones (roots with size > 0) */
+  int stale;
+} astar_zones;
+
 typedef struct astar_unit {
   float table[ASTAR_TERRAINS]; /* terrain -> multiplier; 0 = impassable */
   double climb, descend;       /* extra cost per unit of rise / of drop */
@@ -106,6 +119,7 @@ typedef struct astar_unit {
   uint8_t *moves;
   uint64_t *passable;
   astar_min min;
+  astar_zones zones; /* used while the unit has its own layers */
 } astar_unit;
 
 /* What a search reads for one unit class.  height is NULL unless the unit
@@ -140,6 +154,7 @@ typedef struct astar_heap_entry {
  *                      moves (legal-move mask) 1 byte
  *                      passable bit            1/8 byte
  * Optional, allocated on first use:
+ *                      zone label, per layer   4 bytes (+ 8 per zone)
  *                      terrain class           1 byte
  *                      height (float)          4 bytes
  *                      per unit class with its own layers: 5 1/8 bytes
@@ -168,6 +183,8 @@ typedef struct astar_grid {
   float *heights;         /* NULL: every tile at height 0 */
   astar_unit *units[ASTAR_MAX_UNITS]; /* NULL: undefined (unit 0: default) */
   int units_own;          /* how many units have their own layers */
+  astar_zones zones;      /* zones of the grid's own layer (unit 0 and every
+                             unit without layers of its own) */
   /* search scratch, allocated on the first search and reused */
   uint32_t *heap_pos; /* an open node's index in heap */
   uint32_t *stamp;
@@ -325,6 +342,9 @@ typedef struct astar_query {
    * 0: the unit's cheapest tile cost.  With callbacks the search checks
    * it and stops with ASTAR_EBOUND if a callback goes below it. */
   double min_cost;
+  /* 1: do not consult (nor build) the zones; the search then floods the
+   * start's whole region when the goal is unreachable. */
+  int no_zones;
 } astar_query;
 
 typedef struct astar_result {
@@ -343,9 +363,32 @@ void astar_query_defaults(astar_query *q);
  * ASTAR_EINVAL (bad query) or ASTAR_EBUSY. */
 int astar_find_path(astar_grid *g, const astar_query *q, astar_result *r);
 
+/* Zones: connected regions for one unit class.  Two tiles are in the same
+ * zone when a chain of legal moves joins them, each move taken in either
+ * direction (a height limit can make a move one-way: then one zone does
+ * not promise a path both ways; different zones always mean no path).
+ * Cost callbacks are not seen: they can only close tiles or refuse
+ * steps, so "different zones => no path" holds for them too.  Labels are
+ * built at the class's first zone query or search and kept up to date by
+ * tile edits (an opened tile merges zones; a closed one checks locally
+ * whether its zone split and relabels only the part that split off); bulk
+ * edits, a movement change or a new cost table mark the class's zones for
+ * a full relabel at their next use.  Ids are stable between two queries if
+ * nothing was edited.  Every call may build or rebuild the labels
+ * (ENOMEM; EINVAL for an undefined unit) and clobbers the search scratch,
+ * so it ends the validity of the last search's path. */
+int astar_zone_of(astar_grid *g, int unit, int32_t x, int32_t y,
+                  uint32_t *zone); /* 0: impassable to the unit */
+int astar_zone_count(astar_grid *g, int unit, uint32_t *count);
+/* Tiles in zone id (0 when id is not a zone now). */
+int astar_zone_size(astar_grid *g, int unit, uint32_t id, uint32_t *size);
+/* Marks the unit's zones for a full relabel at their next use. */
+int astar_zones_invalidate(astar_grid *g, int unit);
+
 /* The path of the last successful search, walked from the goal back to the
  * start: start with astar_path_last(), then astar_path_prev() until it
- * returns 0.  Valid until the grid is edited or searched again. */
+ * returns 0.  Valid until the grid is edited, searched again or asked
+ * about zones. */
 uint32_t astar_path_last(const astar_grid *g);
 int astar_path_prev(const astar_grid *g, uint32_t *node);
 

@@ -49,4 +49,23 @@ void astar__units_stale(astar_grid *g);
 void astar__units_release(astar_grid *g);
 size_t astar__units_memory(const astar_grid *g);
 
+/* search.c: the search scratch, which zones.c borrows between searches */
+int astar__ensure_scratch(astar_grid *g);
+uint32_t astar__next_tag(astar_grid *g);
+
+/* zones.c */
+enum { ASTAR__ZONES_OPENED = 1, ASTAR__ZONES_CLOSED = 2,
+       ASTAR__ZONES_MOVES = 3 /* moves gained and lost (heights) */ };
+/* After the moves of the 3x3 tiles around (x, y) changed in a layer: an
+ * OPENED or CLOSED tile (x, y), or MOVES of a height change. */
+void astar__zones_changed(astar_grid *g, astar_zones *z, const uint8_t *moves,
+                          const uint64_t *passable, int oneway, int32_t x,
+                          int32_t y, int kind);
+void astar__zones_release(astar_grid *g, astar_zones *z);
+size_t astar__zones_memory(const astar_zones *z, uint32_t ntiles);
+/* 1 when tiles a and b are in different zones of unit's layer (labelling
+ * them first if needed); 0 when they are not, or on ENOMEM. */
+int astar__zones_apart(astar_grid *g, int unit, uint32_t a, uint32_t b);
+static inline void astar__zones_stale(astar_zones *z) { z->stale = 1; }
+
 #endif

@@ -47,7 +47,7 @@ void astar_query_defaults(astar_query *q) {
   q->weight = 1.0;
 }
 
-static int ensure_scratch(astar_grid *G) {
+int astar__ensure_scratch(astar_grid *G) {
   uint32_t n = G->ntiles;
   if (G->heap_pos == NULL) {
     size_t bytes = astar__mul_size(n, sizeof(uint32_t));
@@ -93,6 +93,13 @@ static uint32_t next_generation(astar_grid *G) {
     G->generation = 1;
   }
   return G->generation << 4;
+}
+
+/* A fresh generation for zones.c, which marks tiles with it between
+ * searches; the last path's parent links are gone after that. */
+uint32_t astar__next_tag(astar_grid *G) {
+  G->last_outcome = ASTAR_NO_PATH;
+  return next_generation(G);
 }
 
 /* ---- heuristic ---- */
@@ -422,7 +429,7 @@ static int run_any(search *S, int mode) { return run(S, mode); }
 int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   search S;
   double min_step, quantum;
-  int st, mode = 0;
+  int st, mode = 0, apart = 0;
 
   memset(r, 0, sizeof *r);
   r->outcome = ASTAR_NO_PATH;
@@ -445,8 +452,12 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     r->outcome = G->last_outcome = ASTAR_GOAL_BLOCKED;
     return ASTAR_OK;
   }
-  if ((st = ensure_scratch(G)) != ASTAR_OK) return st;
+  if ((st = astar__ensure_scratch(G)) != ASTAR_OK) return st;
   if (q->tile_fn != NULL && (st = ensure_memo(G)) != ASTAR_OK) return st;
+  /* different zones: no chain of moves joins them, whatever callbacks say
+   * (they only close tiles and refuse steps) */
+  if (!q->no_zones && S.start != S.goal)
+    apart = astar__zones_apart(G, q->unit, S.start, S.goal);
   if (S.L.height != NULL) mode |= MODE_HEIGHT;
   if (q->tile_fn != NULL) mode |= MODE_TILE_FN;
   if (q->move_fn != NULL) mode |= MODE_MOVE_FN;
@@ -482,6 +493,11 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
       r->outcome = G->last_outcome = ASTAR_GOAL_BLOCKED;
       return ASTAR_OK;
     }
+  }
+  if (apart) { /* checked after the goal callback: goal_blocked first */
+    G->busy = 0;
+    r->outcome = G->last_outcome = ASTAR_NO_PATH;
+    return ASTAR_OK;
   }
   if (mode == 0)
     st = run_plain(&S);
