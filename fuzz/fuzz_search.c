@@ -34,7 +34,9 @@
  * r->length distinct tiles, each step legal under the diagonal rule into a
  * passable tile, and its step costs, summed from the start, give r->cost
  * exactly; expanded >= length and <= the number of passable tiles; a
- * search that found nothing leaves no path.  A failing allocator gives
+ * search that found nothing leaves no path; the start and goal share a
+ * zone exactly when the reference reaches the goal, and a search between
+ * two zones expands nothing.  A failing allocator gives
  * ASTAR_ENOMEM (only when an allocation really failed), leaves the grid
  * usable (the same query then succeeds and checks out) and leaks nothing.
  */
@@ -236,6 +238,17 @@ static void check_result(const astar_query *q, const astar_result *r) {
 #endif
   FZ_ASSERT(r->outcome == expect);
   FZ_ASSERT(r->expanded <= (uint32_t)passable);
+  /* zones: same zone <=> the reference reaches the goal; a search between
+   * zones expands nothing (labels untouched by the search scratch) */
+  if (expect == ASTAR_FOUND || expect == ASTAR_NO_PATH) {
+    uint32_t za = 0, zb = 0;
+    if (astar_zone_of(&grid, 0, q->sx, q->sy, &za) == ASTAR_OK &&
+        astar_zone_of(&grid, 0, q->gx, q->gy, &zb) == ASTAR_OK) {
+      FZ_ASSERT(za != 0 && zb != 0);
+      FZ_ASSERT((za == zb) == (expect == ASTAR_FOUND));
+      if (za != zb) FZ_ASSERT(r->expanded == 0);
+    }
+  }
 
   node = astar_path_last(&grid);
   if (r->outcome != ASTAR_FOUND) {

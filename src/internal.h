@@ -63,9 +63,10 @@ void astar__zones_changed(astar_grid *g, astar_zones *z, const uint8_t *moves,
                           int32_t y, int kind);
 void astar__zones_release(astar_grid *g, astar_zones *z);
 size_t astar__zones_memory(const astar_zones *z, uint32_t ntiles);
-/* 1 when tiles a and b are in different zones of unit's layer (labelling
- * them first if needed); 0 when they are not, or on ENOMEM. */
-int astar__zones_apart(astar_grid *g, int unit, uint32_t a, uint32_t b);
+/* *apart = 1 when tiles a and b are in different zones of unit's layer
+ * (labelled first if needed: ENOMEM). */
+int astar__zones_apart(astar_grid *g, int unit, uint32_t a, uint32_t b,
+                       int *apart);
 static inline void astar__zones_stale(astar_zones *z) { z->stale = 1; }
 
 #endif

@@ -456,8 +456,10 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   if (q->tile_fn != NULL && (st = ensure_memo(G)) != ASTAR_OK) return st;
   /* different zones: no chain of moves joins them, whatever callbacks say
    * (they only close tiles and refuse steps) */
-  if (!q->no_zones && S.start != S.goal)
-    apart = astar__zones_apart(G, q->unit, S.start, S.goal);
+  if (!q->no_zones && S.start != S.goal &&
+      (st = astar__zones_apart(G, q->unit, S.start, S.goal, &apart)) !=
+          ASTAR_OK)
+    return st;
   if (S.L.height != NULL) mode |= MODE_HEIGHT;
   if (q->tile_fn != NULL) mode |= MODE_TILE_FN;
   if (q->move_fn != NULL) mode |= MODE_MOVE_FN;

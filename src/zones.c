@@ -472,8 +472,10 @@ int astar_zones_invalidate(astar_grid *g, int unit) {
   return ASTAR_OK;
 }
 
-int astar__zones_apart(astar_grid *g, int unit, uint32_t a, uint32_t b) {
+int astar__zones_apart(astar_grid *g, int unit, uint32_t a, uint32_t b,
+                       int *apart) {
   astar_zones *z;
-  if (ready(g, unit, &z) != ASTAR_OK) return 0; /* search without them */
-  return zone_at(z, a) != zone_at(z, b);
+  int st = ready(g, unit, &z);
+  *apart = st == ASTAR_OK && zone_at(z, a) != zone_at(z, b);
+  return st;
 }
