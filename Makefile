@@ -47,6 +47,10 @@ build/bench/cdriver: bench/cdriver.c build/core/libastar.a
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ bench/cdriver.c build/core/libastar.a -lm
 
+build/bench/zones: bench/zones.c build/core/libastar.a
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ bench/zones.c build/core/libastar.a -lm
+
 test: all
 	scripts/run-specs $(VERSIONS)
 
@@ -56,8 +60,9 @@ test-%: build/%/astar/core.so
 demo: build/5.4/astar/core.so
 	$(LUA_5.4) examples/demo.lua
 
-bench: build/5.4/astar/core.so build/jit/astar/core.so build/bench/cdriver
+bench: build/5.4/astar/core.so build/jit/astar/core.so build/bench/cdriver build/bench/zones
 	build/bench/cdriver ../shared/maps
+	build/bench/zones ../shared/maps
 	$(LUA_5.4) bench/scen.lua ../shared/maps
 	$(LUA_jit) bench/scen.lua ../shared/maps
 
