@@ -26,8 +26,8 @@ LUA_5.3 := lua5.3
 LUA_5.4 := lua5.4
 LUA_jit := luajit
 
-CORE_SRC := src/grid.c src/units.c src/search.c src/search_opts.c src/jps.c src/text.c
-BIND_SRC := src/lua_astar.c src/lua_args.c src/lua_costs.c src/lua_query.c
+CORE_SRC := src/grid.c src/units.c src/search.c src/search_opts.c src/jps.c src/text.c src/zones.c
+BIND_SRC := src/lua_astar.c src/lua_args.c src/lua_costs.c src/lua_query.c src/lua_zones.c
 HDRS     := $(wildcard src/*.h)
 
 all: $(foreach v,$(VERSIONS),build/$(v)/astar/core.so)
@@ -47,6 +47,10 @@ build/bench/cdriver: bench/cdriver.c build/core/libastar.a
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ bench/cdriver.c build/core/libastar.a -lm
 
+build/bench/zones: bench/zones.c build/core/libastar.a
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ bench/zones.c build/core/libastar.a -lm
+
 test: all
 	scripts/run-specs $(VERSIONS)
 
@@ -59,8 +63,9 @@ demo: build/5.4/astar/core.so
 # BENCH_DIR: any directory of .map/.map.scen; BENCH_ARGS: e.g. --every 10
 BENCH_DIR ?= ../shared/maps
 BENCH_ARGS ?=
-bench: build/5.4/astar/core.so build/jit/astar/core.so build/bench/cdriver
+bench: build/5.4/astar/core.so build/jit/astar/core.so build/bench/cdriver build/bench/zones
 	$(LUA_5.4) bench/suite.lua $(BENCH_ARGS) $(BENCH_DIR)
+	build/bench/zones $(BENCH_DIR)
 
 # Sanitizers: the 5.4 module built with ASan+UBSan, run by the stock lua5.4
 # with the ASan runtime preloaded.  Any report fails the run.

@@ -42,7 +42,9 @@
  * r->length distinct tiles, each step legal under the diagonal rule into a
  * passable tile, and its step costs, summed from the start, give r->cost
  * exactly; expanded >= length and <= the number of passable tiles; a
- * search that found nothing leaves no path.  A failing allocator gives
+ * search that found nothing leaves no path; the start and goal share a
+ * zone exactly when the reference reaches the goal, and a search between
+ * two zones expands nothing.  A failing allocator gives
  * ASTAR_ENOMEM (only when an allocation really failed), leaves the grid
  * usable (the same query then succeeds and checks out) and leaks nothing.
  */
@@ -311,6 +313,31 @@ static void reference(int32_t sx, int32_t sy) {
 
 /* ---- the checks of one query ---- */
 
+/* Zones of the query's unit: same zone <=> the reference reaches the goal,
+ * except that a height limit can make a move one-way (then only "different
+ * zones => no path"); a search between zones expands nothing.  Called
+ * after the path checks: reading zones may (re)build them, which ends the
+ * last search's path. */
+static void check_zones(const astar_query *q, const astar_result *r,
+                        int expect) {
+  if (expect == ASTAR_FOUND || expect == ASTAR_NO_PATH) {
+    uint32_t za = 0, zb = 0;
+    const unit_model *um = &M.unit[unit_cur];
+    int one_way = um->defined && (um->max_climb < INFINITY ||
+                                  um->max_drop < INFINITY);
+    if (astar_zone_of(&grid, q->unit, q->sx, q->sy, &za) == ASTAR_OK &&
+        astar_zone_of(&grid, q->unit, q->gx, q->gy, &zb) == ASTAR_OK) {
+      FZ_ASSERT(za != 0 && zb != 0);
+      if (za != zb) {
+        FZ_ASSERT(expect == ASTAR_NO_PATH);
+        FZ_ASSERT(r->expanded == 0);
+      } else if (!one_way) {
+        FZ_ASSERT(expect == ASTAR_FOUND);
+      }
+    }
+  }
+}
+
 static void check_result(const astar_query *q, const astar_result *r) {
   static uint8_t seen[NMAX + 8 * SIDE];
   double opt, cheap_step, quantum, tol;
@@ -357,6 +384,7 @@ static void check_result(const astar_query *q, const astar_result *r) {
   if (r->outcome != ASTAR_FOUND) {
     FZ_ASSERT(r->length == 0);
     FZ_ASSERT(astar_path_prev(&grid, &node) == 0);
+    check_zones(q, r, expect);
     return;
   }
 
@@ -425,6 +453,7 @@ static void check_result(const astar_query *q, const astar_result *r) {
     FZ_ASSERT(r->cost <= bound + 1e-9 * (bound > 1.0 ? bound : 1.0) +
                              quantum);
   }
+  check_zones(q, r, expect);
 }
 
 static void read_query(fz_reader *rd, astar_query *q) {

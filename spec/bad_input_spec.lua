@@ -1160,3 +1160,98 @@ describe("bad query options", function()
       helpers.error_of(g.next_step, g, 1, 1, 2, 2, { ties = "x" }))
   end)
 end)
+
+---------------------------------------------------------------------------
+-- Zones (docs/api.md, "Zones"): kept in a block of its own.  Each case must
+-- raise its message and leave the grid as it was, like the cases above.
+---------------------------------------------------------------------------
+
+describe("bad input: zones", function()
+  local ZCASES = {}
+  local function zcase(name, f, expected)
+    ZCASES[#ZCASES + 1] = { name = name, f = f, expected = expected }
+  end
+  local BAD_COORDS = {
+    { "0", 0, "out of range" }, { "nan", NAN, "must be an integer" },
+    { "1.5", 1.5, "must be an integer" }, { "'1'", "1", "must be an integer" },
+    { "nil", nil, "must be an integer" }, { "inf", INF, "must be an integer" },
+  }
+  local ZFUNCS = {
+    { "zone", { "x", "y" }, { 1, 1 }, { W, H } },
+    { "connected", { "x1", "y1", "x2", "y2" }, { 1, 1, 2, 2 }, { W, H, W, H } },
+  }
+  for _, f in ipairs(ZFUNCS) do
+    local fname, names, base, hi = f[1], f[2], f[3], f[4]
+    for k, name in ipairs(names) do
+      for _, b in ipairs(BAD_COORDS) do
+        zcase(("%s: %s = %s"):format(fname, name, b[1]), function(g)
+          local args = { unpack(base) }
+          args[k] = b[2]
+          return g[fname](g, unpack(args, 1, #base))
+        end, prefix(k + 1, fname) .. pattern_escape(name .. " " .. b[3]))
+      end
+      zcase(("%s: %s one past the end"):format(fname, name), function(g)
+        local args = { unpack(base) }
+        args[k] = hi[k] + 1
+        return g[fname](g, unpack(args, 1, #base))
+      end, exact(k + 1, fname, ("%s out of range 1..%d, got %d"):format(
+        name, hi[k], hi[k] + 1)))
+    end
+  end
+  -- unit classes: names only, and only defined ones
+  local UNIT_MSG = "unit must be the name of a unit class defined with "
+    .. "set_unit, got "
+  local BAD_UNITS = { { "'ship'", "ship", "'ship'" }, { "1", 1, "1" },
+                      { "true", true, "true" }, { "{}", {}, "table" } }
+  for _, b in ipairs(BAD_UNITS) do
+    zcase("zone: unit = " .. b[1], function(g) return g:zone(1, 1, b[2]) end,
+          exact(4, "zone", UNIT_MSG .. b[3]))
+    zcase("connected: unit = " .. b[1], function(g)
+      return g:connected(1, 1, 2, 2, b[2])
+    end, exact(6, "connected", UNIT_MSG .. b[3]))
+    zcase("zone_count: unit = " .. b[1], function(g)
+      return g:zone_count(b[2])
+    end, exact(2, "zone_count", UNIT_MSG .. b[3]))
+    zcase("zone_size: unit = " .. b[1], function(g)
+      return g:zone_size(1, b[2])
+    end, exact(3, "zone_size", UNIT_MSG .. b[3]))
+  end
+  local BAD_IDS = { { "nil", nil, "id must be an integer, got nil" },
+                    { "nan", NAN, "id must be an integer, got nan" },
+                    { "1.5", 1.5, "id must be an integer, got 1.5" },
+                    { "'1'", "1", "id must be an integer, got '1'" },
+                    { "inf", INF, "id must be an integer, got inf" },
+                    { "-1", -1, "id must be >= 0, got -1" } }
+  for _, b in ipairs(BAD_IDS) do
+    zcase("zone_size: id = " .. b[1], function(g) return g:zone_size(b[2]) end,
+          exact(2, "zone_size", b[3]))
+  end
+  for _, fname in ipairs({ "zone", "connected", "zone_count", "zone_size" }) do
+    zcase(fname .. ": not a grid", function()
+      return astar.new(2, 2)[fname]("grid", 1, 1, 1, 1)
+    end, exact(1, fname, "grid expected, got 'grid'"))
+  end
+  zcase("find_path: zones = 1", function(g)
+    return g:find_path(1, 1, 2, 2, { zones = 1 })
+  end, exact(6, "find_path", "zones must be a boolean, got 1"))
+  zcase("find_path: zones = 'no'", function(g)
+    return g:find_path(1, 1, 2, 2, { zones = "no" })
+  end, exact(6, "find_path", "zones must be a boolean, got 'no'"))
+
+  for _, c in ipairs(ZCASES) do
+    it(c.name, function() check(c.f, c.expected) end)
+  end
+
+  it("good input near the bad: id 0 and unknown ids have size 0",
+     function()
+    local g = fresh()
+    assert.are.equal(0, g:zone_size(0))
+    assert.are.equal(0, g:zone_size(2 ^ 40))
+    assert.are.equal(0, g:zone(3, 3)) -- blocked
+    assert.is_false(g:connected(3, 3, 3, 3))
+    assert.is_true(g:zone_count("boat") >= 1)
+    assert.is_true(g:zone_count(nil) >= 1)
+    local path = g:find_path(1, 1, 2, 2, { zones = false })
+    assert.is_truthy(path)
+  end)
+end)

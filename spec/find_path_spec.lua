@@ -72,10 +72,12 @@ describe("find_path results", function()
   it("no path: nil, 'no_path', every reachable tile expanded once", function()
     local g = astar.from_string("...#...\n...#...")
     local path, reason, expanded = g:find_path(1, 1, 7, 1,
-                                               { algorithm = "astar" })
+      { zones = false, algorithm = "astar" })
     assert.is_nil(path)
     assert.are.equal("no_path", reason)
     assert.are.equal(6, expanded)
+    -- with zones (the default) nothing is expanded: the goal is in another
+    assert.are.equal(0, select(3, g:find_path(1, 1, 7, 1)))
     -- diagonal squeeze under the default rule: no path either
     path, reason = astar.from_string(".#\n#."):find_path(1, 1, 2, 2)
     assert.is_nil(path)

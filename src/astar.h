@@ -125,6 +125,18 @@ typedef struct astar_range {
   uint32_t min_count, max_count;
   int dirty;
 } astar_range;
+/* Zones of one layer (the grid's own, or a unit class's): connected-region
+ * labels over the layer's legal moves.  label[i] is 0 for a tile the layer
+ * cannot enter, else a slot; slots form a union-find forest (parent) and
+ * a zone's id is its root slot, whose size is the zone's tile count.
+ * label == NULL: not built yet; stale: rebuilt (O(tiles)) at next use. */
+typedef struct astar_zones {
+  uint32_t *label;
+  uint32_t *parent, *size; /* cap slots each; slot 0 unused */
+  uint32_t cap, used;      /* slots 1 .. used - 1 are taken */
+  uint32_t count;          /* zones (roots with size > 0) */
+  int stale;
+} astar_zones;
 
 typedef struct astar_unit {
   float table[ASTAR_TERRAINS]; /* terrain -> multiplier; 0 = impassable */
@@ -143,6 +155,7 @@ typedef struct astar_unit {
   uint64_t *passable_t; /* column-major copy for JPS, made on its first use */
   astar_min min;
   astar_range range;
+  astar_zones zones; /* used while the unit has its own layers */
 } astar_unit;
 
 /* What a search reads for one unit class.  height is NULL unless the unit
@@ -181,6 +194,7 @@ typedef struct astar_heap_entry {
  *                      moves (legal-move mask) 1 byte
  *                      passable bit            1/8 byte
  * Optional, allocated on first use:
+ *                      zone label, per layer   4 bytes (+ 8 per zone)
  *                      terrain class           1 byte
  *                      height (float)          4 bytes
  *                      per unit class with its own layers: 5 1/8 bytes
@@ -216,6 +230,8 @@ typedef struct astar_grid {
   astar_unit *units[ASTAR_MAX_UNITS]; /* NULL: undefined (unit 0: default) */
   int units_own;          /* how many units have their own layers */
   astar_range range;      /* over passable tiles, for JPS */
+  astar_zones zones;      /* zones of the grid's own layer (unit 0 and every
+                             unit without layers of its own) */
   /* search scratch, allocated on the first search and reused */
   uint32_t *heap_pos; /* an open node's index in heap */
   uint32_t *stamp;
@@ -407,6 +423,9 @@ typedef struct astar_query {
   int (*heuristic_fn)(void *ud, int32_t x, int32_t y, int32_t gx,
                       int32_t gy, double *out);
   void *heuristic_ud;
+  /* 1: do not consult (nor build) the zones; the search then floods the
+   * start's whole region when the goal is unreachable. */
+  int no_zones;
 } astar_query;
 
 typedef struct astar_result {
@@ -440,10 +459,32 @@ int astar_find_path(astar_grid *g, const astar_query *q, astar_result *r);
  * range-checked here. */
 const char *astar_jps_unsupported(astar_grid *g, const astar_query *q);
 
+/* Zones: connected regions for one unit class.  Two tiles are in the same
+ * zone when a chain of legal moves joins them, each move taken in either
+ * direction (a height limit can make a move one-way: then one zone does
+ * not promise a path both ways; different zones always mean no path).
+ * Cost callbacks are not seen: they can only close tiles or refuse
+ * steps, so "different zones => no path" holds for them too.  Labels are
+ * built at the class's first zone query or search and kept up to date by
+ * tile edits (an opened tile merges zones; a closed one checks locally
+ * whether its zone split and relabels only the part that split off); bulk
+ * edits, a movement change or a new cost table mark the class's zones for
+ * a full relabel at their next use.  Ids are stable between two queries if
+ * nothing was edited.  Every call may build or rebuild the labels
+ * (ENOMEM; EINVAL for an undefined unit) and clobbers the search scratch,
+ * so it ends the validity of the last search's path. */
+int astar_zone_of(astar_grid *g, int unit, int32_t x, int32_t y,
+                  uint32_t *zone); /* 0: impassable to the unit */
+int astar_zone_count(astar_grid *g, int unit, uint32_t *count);
+/* Tiles in zone id (0 when id is not a zone now). */
+int astar_zone_size(astar_grid *g, int unit, uint32_t id, uint32_t *size);
+/* Marks the unit's zones for a full relabel at their next use. */
+int astar_zones_invalidate(astar_grid *g, int unit);
+
 /* The path of the last search that returned one (found, or partial with
  * q->closest), walked from its end back to the start: start with
  * astar_path_last(), then astar_path_prev() until it returns 0.  Valid
- * until the grid is edited or searched again. */
+ * until the grid is edited, searched again or asked about zones. */
 uint32_t astar_path_last(const astar_grid *g);
 int astar_path_prev(const astar_grid *g, uint32_t *node);
 

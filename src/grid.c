@@ -46,6 +46,7 @@ size_t astar_grid_memory(const astar_grid *g) {
   if (g->heap_pos != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
   if (g->stamp != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
   total += (size_t)g->heap_cap * sizeof(astar_heap_entry);
+  total += astar__zones_memory(&g->zones, g->ntiles);
   return total + astar__units_memory(g) + astar__extra_memory(g);
 }
 
@@ -73,6 +74,7 @@ void astar_grid_release(astar_grid *g) {
   grid_free(g, g->heap_pos, n, sizeof(uint32_t));
   grid_free(g, g->stamp, n, sizeof(uint32_t));
   grid_free(g, g->heap, g->heap_cap, sizeof(astar_heap_entry));
+  astar__zones_release(g, &g->zones);
   astar__units_release(g);
   astar__extra_release(g);
   astar_grid_zero(g);
@@ -231,6 +233,7 @@ int astar_grid_set_movement(astar_grid *g, int diagonal, double cardinal,
     g->offset[d] = astar_dir_dy[d] * (int32_t)s + astar_dir_dx[d];
   }
   refresh_all_moves(g);
+  astar__zones_stale(&g->zones);
   astar__units_stale(g);
   return ASTAR_OK;
 }
@@ -343,6 +346,8 @@ static void store_open(astar_grid *g, int32_t x, int32_t y, uint32_t i,
   set_open(g, i, open);
   /* the tile's own moves do not depend on it; its 8 neighbours' do */
   refresh_moves(g, x, y, x + 2, y + 2);
+  astar__zones_changed(g, &g->zones, g->moves, g->passable, 0, x, y,
+                       open ? ASTAR__ZONES_OPENED : ASTAR__ZONES_CLOSED);
   if (g->units_own) astar__units_tile_changed(g, x, y, i);
 }
 
@@ -380,7 +385,10 @@ void astar_grid_fill(astar_grid *g, int32_t x0, int32_t y0, int32_t w,
   }
   g->units_own = units;
   /* padded coordinates of the rectangle, grown by one tile */
-  if (blocked >= 0) refresh_moves(g, x0, y0, x0 + w + 1, y0 + h + 1);
+  if (blocked >= 0) {
+    refresh_moves(g, x0, y0, x0 + w + 1, y0 + h + 1);
+    astar__zones_stale(&g->zones); /* relabelled at the next use */
+  }
   astar__units_stale(g);
 }
 
@@ -391,5 +399,6 @@ void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open) {
 
 void astar_grid_refresh(astar_grid *g) {
   refresh_all_moves(g);
+  astar__zones_stale(&g->zones);
   astar__units_stale(g);
 }

@@ -89,7 +89,6 @@ size_t astar__units_memory(const astar_grid *g);
 int astar__unit_jps_layer(astar_grid *g, int unit, astar__jps_layer *J);
 /* Search scratch shared by the engines (search.c): allocate on first use,
  * start a new generation (returns the stamp tag), double the heap. */
-int astar__ensure_scratch(astar_grid *G);
 uint32_t astar__next_generation(astar_grid *G);
 int astar__grow_heap(astar_grid *G);
 
@@ -130,5 +129,25 @@ size_t astar__extra_memory(const astar_grid *g);
 void astar__sort_set(uint64_t *set, size_t n);
 /* The target index of node in the sorted set, or -1. */
 long astar__set_find(const uint64_t *set, size_t n, uint32_t node);
+
+/* search.c: the search scratch, which zones.c borrows between searches */
+int astar__ensure_scratch(astar_grid *g);
+uint32_t astar__next_tag(astar_grid *g);
+
+/* zones.c */
+enum { ASTAR__ZONES_OPENED = 1, ASTAR__ZONES_CLOSED = 2,
+       ASTAR__ZONES_MOVES = 3 /* moves gained and lost (heights) */ };
+/* After the moves of the 3x3 tiles around (x, y) changed in a layer: an
+ * OPENED or CLOSED tile (x, y), or MOVES of a height change. */
+void astar__zones_changed(astar_grid *g, astar_zones *z, const uint8_t *moves,
+                          const uint64_t *passable, int oneway, int32_t x,
+                          int32_t y, int kind);
+void astar__zones_release(astar_grid *g, astar_zones *z);
+size_t astar__zones_memory(const astar_zones *z, uint32_t ntiles);
+/* *apart = 1 when tiles a and b are in different zones of unit's layer
+ * (labelled first if needed: ENOMEM). */
+int astar__zones_apart(astar_grid *g, int unit, uint32_t a, uint32_t b,
+                       int *apart);
+static inline void astar__zones_stale(astar_zones *z) { z->stale = 1; }
 
 #endif

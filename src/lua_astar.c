@@ -625,7 +625,9 @@ static const char *const query_keys[] = {
     /* lua_query.c */
     "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
     "max_length", "max_nodes", "closest", "leave_blocked_start",
-    "next_to_blocked_goal", "stats", NULL};
+    "next_to_blocked_goal", "stats",
+    /* lua_zones.c */
+    "zones", NULL};
 
 /* Reads sx, sy, gx, gy (args 2..5) and options (arg 6), runs the search.
  * Returns 1 when there is a path (to the goal, or partial with `closest`);
@@ -653,6 +655,15 @@ static int run_query(lua_State *L, astar_grid *g, const char *fname,
     q.weight = la_number(L, 6, fname, "weight", 1.0, 1e9,
                              "a number in [1, 1e+09]", 1.0);
     q.unit = lc_unit_option(L, 6, fname, 1);
+    lua_getfield(L, 6, "zones");
+    if (!lua_isnil(L, -1)) {
+      char buf[64];
+      if (lua_type(L, -1) != LUA_TBOOLEAN)
+        la_error(L, 6, fname, "zones must be a boolean, got %s",
+                 la_describe(L, -1, buf, sizeof buf));
+      q.no_zones = !lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
   }
   lc_callbacks_init(L, 6, fname, &cb, &q);
   lq_options(L, 6, fname, g, &q, &lq);
@@ -802,6 +813,7 @@ int luaopen_astar_core(lua_State *L) {
   lua_newtable(L);
   set_functions(L, mt, grid_methods);
   set_functions(L, mt, lc_grid_methods);
+  set_functions(L, mt, lz_grid_methods);
   lua_setfield(L, mt, "__index");
   lua_pushliteral(L, GRID_MT);
   lua_setfield(L, mt, "__name");

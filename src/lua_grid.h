@@ -70,6 +70,8 @@ void lc_callbacks_raise(lua_State *L, const char *fname, lc_callbacks *cb,
 int lc_fill_function(lua_State *L, astar_grid *g);
 
 extern const luaL_Reg lc_grid_methods[];
+/* lua_zones.c */
+extern const luaL_Reg lz_grid_methods[];
 
 /* lua_query.c: options of find_path / next_step beyond costs (algorithm,
  * ties, goals, cutoffs, closest, blocked start/goal, heuristic function,

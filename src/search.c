@@ -48,7 +48,7 @@ void astar_query_defaults(astar_query *q) {
   q->max_cost = HUGE_VAL;
 }
 
-static int ensure_scratch(astar_grid *G) {
+int astar__ensure_scratch(astar_grid *G) {
   uint32_t n = G->ntiles;
   if (G->heap_pos == NULL) {
     size_t bytes = astar__mul_size(n, sizeof(uint32_t));
@@ -98,6 +98,13 @@ static uint32_t next_generation(astar_grid *G) {
     G->generation = 1;
   }
   return G->generation << 4;
+}
+
+/* A fresh generation for zones.c, which marks tiles with it between
+ * searches; the last path's parent links are gone after that. */
+uint32_t astar__next_tag(astar_grid *G) {
+  G->last_outcome = ASTAR_NO_PATH;
+  return next_generation(G);
 }
 
 /* ---- heuristic ---- */
@@ -786,21 +793,49 @@ static int options_init(search *S, int *mode) {
   return ASTAR_OK;
 }
 
+/* Sets *apart when the start and the goal lie in different zones: no chain
+ * of moves joins them, whatever callbacks say (they only close tiles and
+ * refuse steps), so the search may end at once.  Only for a plain start
+ * and goal, both passable: options that search elsewhere (several goals,
+ * closest, a blocked start or goal they allow) skip it. */
+static int zones_exit(astar_grid *G, const astar_query *q,
+                      const uint64_t *passable, int *apart) {
+  uint32_t a = astar_index(G, q->sx, q->sy), b = astar_index(G, q->gx, q->gy);
+  *apart = 0;
+  if (q->no_zones || a == b || q->closest || q->ngoals != 0 ||
+      q->no_main_goal || q->leave_blocked_start || q->next_to_blocked_goal)
+    return ASTAR_OK;
+  if (!astar__bit(passable, a) || !astar__bit(passable, b)) return ASTAR_OK;
+  return astar__zones_apart(G, q->unit, a, b, apart);
+}
+
 int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   search S;
   double min_step, quantum;
-  int st, mode = 0, opts;
+  int st, mode = 0, opts, apart = 0;
 
   memset(r, 0, sizeof *r);
   r->outcome = ASTAR_NO_PATH;
   r->goal_index = -1;
   if (!query_ok(G, q)) return ASTAR_EINVAL;
   if (G->busy) return ASTAR_EBUSY;
+  if (q->algorithm == ASTAR_ALGO_JPS && astar_jps_unsupported(G, q) != NULL)
+    return ASTAR_EINVAL; /* before anything changes */
+  /* from here on the last search's path is gone, also on failure */
+  G->last_outcome = ASTAR_NO_PATH;
   if (q->algorithm == ASTAR_ALGO_AUTO || q->algorithm == ASTAR_ALGO_JPS) {
     /* JPS where it applies */
     if (astar_jps_unsupported(G, q) == NULL) {
       astar__jps_layer J;
       if ((st = astar__unit_jps_layer(G, q->unit, &J)) < 0) return st;
+      if ((st = zones_exit(G, q, J.passable, &apart)) != ASTAR_OK) return st;
+      if (apart) { /* no_path, nothing expanded, no path to walk */
+        r->algorithm = ASTAR_ALGO_JPS;
+        G->last_start = astar_index(G, q->sx, q->sy);
+        G->last_goal = astar_index(G, q->gx, q->gy);
+        G->last_outcome = ASTAR_NO_PATH;
+        return ASTAR_OK;
+      }
       return astar__jps(G, &J, q, r);
     }
     if (q->algorithm == ASTAR_ALGO_JPS) return ASTAR_EINVAL;
@@ -829,8 +864,9 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     r->outcome = G->last_outcome = ASTAR_GOAL_BLOCKED;
     return ASTAR_OK;
   }
-  if ((st = ensure_scratch(G)) != ASTAR_OK) return st;
+  if ((st = astar__ensure_scratch(G)) != ASTAR_OK) return st;
   if (q->tile_fn != NULL && (st = ensure_memo(G)) != ASTAR_OK) return st;
+  if ((st = zones_exit(G, q, S.L.passable, &apart)) != ASTAR_OK) return st;
   if (S.L.height != NULL) mode |= MODE_HEIGHT;
   if (q->tile_fn != NULL) mode |= MODE_TILE_FN;
   if (q->move_fn != NULL) mode |= MODE_MOVE_FN;
@@ -874,6 +910,11 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     }
   }
   S.reached = S.goal;
+  if (apart) { /* checked after the goal callback: goal_blocked first */
+    G->busy = 0;
+    r->outcome = G->last_outcome = ASTAR_NO_PATH;
+    return ASTAR_OK;
+  }
   if (mode == 0)
     st = run_plain(&S);
   else if (mode == MODE_HEIGHT)
@@ -925,6 +966,5 @@ int astar_path_prev(const astar_grid *G, uint32_t *node) {
 }
 
 /* The scratch helpers, for the other engines (jps.c). */
-int astar__ensure_scratch(astar_grid *G) { return ensure_scratch(G); }
 uint32_t astar__next_generation(astar_grid *G) { return next_generation(G); }
 int astar__grow_heap(astar_grid *G) { return grow_heap(G); }

@@ -96,10 +96,13 @@ int astar_grid_set_height(astar_grid *g, int32_t x, int32_t y,
   g->heights[i] = (float)height;
   /* a unit's bans depend on the heights of a tile and its neighbours */
   for (k = 0; k < ASTAR_MAX_UNITS; k++) {
-    const astar_unit *u = g->units[k];
+    astar_unit *u = g->units[k];
     if (u != NULL && u->own && !u->stale && u->moves != NULL &&
-        height_limited(u))
+        height_limited(u)) {
       astar__refresh_moves(g, u, x, y, x + 2, y + 2);
+      astar__zones_changed(g, &u->zones, u->moves,
+                           u->passable, 1, x, y, ASTAR__ZONES_MOVES);
+    }
   }
   return ASTAR_OK;
 }
@@ -162,6 +165,7 @@ static void free_own(astar_grid *g, astar_unit *u) {
   u->moves = NULL;
   u->passable = NULL;
   u->passable_t = NULL;
+  astar__zones_release(g, &u->zones);
 }
 
 int astar_unit_define(astar_grid *g, int unit, const float *table,
@@ -244,6 +248,7 @@ static int rebuild(astar_grid *g, astar_unit *u) {
   astar__free(g, u->passable_t, n_words(g), sizeof(uint64_t));
   u->passable_t = NULL;
   u->stale = 0;
+  astar__zones_stale(&u->zones); /* the moves changed wholesale */
   return ASTAR_OK;
 }
 
@@ -319,6 +324,9 @@ void astar__units_tile_changed(astar_grid *g, int32_t x, int32_t y,
       astar__range_remove(&u->range, u->cost[i]);
     if (u->passable_t != NULL) astar__flip_column_bit(g, u->passable_t, i);
     astar__refresh_moves(g, u, x, y, x + 2, y + 2);
+    astar__zones_changed(g, &u->zones, u->moves, u->passable,
+                         height_limited(u), x, y,
+                         open ? ASTAR__ZONES_OPENED : ASTAR__ZONES_CLOSED);
   }
 }
 
@@ -356,6 +364,7 @@ size_t astar__units_memory(const astar_grid *g) {
     const astar_unit *u = g->units[k];
     if (u == NULL) continue;
     total += sizeof *u;
+    total += astar__zones_memory(&u->zones, g->ntiles);
     if (u->cost != NULL)
       total += (size_t)g->ntiles * (sizeof(float) + 1) +
                n_words(g) * sizeof(uint64_t);

@@ -315,6 +315,35 @@ part("query options", function()
   remember("query options", g, 60, 60, 1, 1)
 end)
 
+part("zones", function()
+  local g = track(astar.from_string(text,
+    { ["."] = "grass", ["#"] = false, ["~"] = "water" },
+    { terrains = { "grass", "water" } }))
+  g:set_unit("boat", { water = 1, ["*"] = false })
+  g:set_unit("goat", {}, { max_climb = 0 })
+  g:load_heights("0123456789\n0000000000\n0000000000\n0000000000\n0000000000")
+  if g:zone_count() < 1 or g:zone(1, 1) == 0 then fail("zones") end
+  if not g:connected(1, 1, 10, 5) then fail("connected") end
+  if g:zone_size(g:zone(1, 1)) < 2 then fail("zone_size") end
+  local n = g:zone_count("boat") + g:zone_count("goat")
+  if n < 2 then fail("unit zones") end
+  -- edits that merge and split (incremental) and bulk ones (relabel)
+  for x = 1, 10 do g:set_blocked(x, 3, true) end
+  g:zone_count()
+  g:set_blocked(5, 3, false)
+  g:set_blocked(5, 3, true)
+  g:set_terrain(1, 1, "water")
+  g:set_height(2, 1, 0)
+  g:fill_rect(1, 4, 3, 1, 2)
+  if g:connected(1, 1, 1, 5) then fail("a wall row still connects") end
+  local p, why, expanded = g:find_path(1, 1, 1, 5)
+  if p or why ~= "no_path" or expanded ~= 0 then fail("early exit") end
+  p = g:find_path(1, 1, 10, 2, { unit = "goat" })
+  g:set_blocked(9, 3, false)
+  if not g:connected(1, 1, 1, 5) then fail("an opened wall joins") end
+  remember("zones", g, 1, 1, 10, 5)
+end)
+
 part("render", function()
   local p = sgrid:find_path(1, 1, 10, 5)
   local r = astar.render(sgrid, p)
