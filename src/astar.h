@@ -72,7 +72,11 @@ enum {
                                cutting (default, MovingAI rule) */
   ASTAR_DIAG_ONE_FREE = 1, /* at least one orthogonal neighbour free */
   ASTAR_DIAG_ALWAYS = 2, /* any diagonal between two passable tiles */
-  ASTAR_DIAG_NEVER = 3 /* 4-way */
+  ASTAR_DIAG_NEVER = 3, /* 4-way */
+  ASTAR_DIAG_HEX = 4 /* hex grid in axial coordinates (x, y) = (q, r): the
+                        six neighbours N E S W NE SW, no corner rule, every
+                        step of the cardinal length (the diagonal length is
+                        kept but unused) */
 };
 
 /* Heuristics.  DEFAULT is the tightest admissible one for the movement. */
@@ -87,7 +91,8 @@ enum {
 
 /* Directions, in the order neighbours are generated (this order is part of
  * the deterministic tie-breaking): N E S W, then NE SE SW NW.  Bit d of a
- * move mask is direction d.  y grows downwards (row 0 is the top). */
+ * move mask is direction d.  y grows downwards (row 0 is the top).  On a hex
+ * grid (ASTAR_DIAG_HEX) only N E S W NE SW are neighbours. */
 enum { ASTAR_N, ASTAR_E, ASTAR_S, ASTAR_W, ASTAR_NE, ASTAR_SE, ASTAR_SW,
        ASTAR_NW };
 extern const int8_t astar_dir_dx[8];

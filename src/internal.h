@@ -22,6 +22,13 @@ static inline void astar__set_bit(uint64_t *bits, uint32_t i, int on) {
     bits[i >> 6] &= ~bit;
 }
 
+/* The directions a diagonal rule may use (bit d: direction d). */
+static inline unsigned astar__rule_dirs(int rule) {
+  if (rule == ASTAR_DIAG_NEVER) return 0x0Fu;
+  if (rule == ASTAR_DIAG_HEX) return 0x0Fu | 1u << ASTAR_NE | 1u << ASTAR_SW;
+  return 0xFFu;
+}
+
 /* A tile callback's result, valid in search generation gen. */
 typedef struct astar_memo {
   double cost;

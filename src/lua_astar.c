@@ -42,8 +42,9 @@ astar_grid *lg_check_grid(lua_State *L, const char *fname) {
 /* ---- grid creation and movement options ---- */
 
 static const char *const diagonal_names[] = {"no_corner_cut", "one_free",
-                                             "always", "never", NULL};
-#define DIAGONAL_LIST "'no_corner_cut', 'one_free', 'always', 'never'"
+                                             "always", "never", "hex", NULL};
+#define DIAGONAL_LIST \
+  "'no_corner_cut', 'one_free', 'always', 'never', 'hex'"
 #define LENGTH_RULE "a number in [1e-09, 1e+09]"
 
 /* Grid memory goes through the Lua state's own allocator (so a host's

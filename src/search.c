@@ -107,10 +107,13 @@ static uint32_t next_generation(astar_grid *G) {
 /* ---- heuristic ---- */
 
 /* Every heuristic is h = A * max(dx, dy) + B * min(dx, dy), or
- * A * sqrt(dx^2 + dy^2) for euclidean, with A and B already multiplied by
- * the cheapest tile cost and the weight. */
+ * A * sqrt(dx^2 + dy^2) for euclidean, or A * max(|dx|, |dy|, |dx + dy|)
+ * for the hex distance (axial coordinates, neighbours N E S W NE SW), with
+ * A and B already multiplied by the cheapest tile cost and the weight. */
+enum { H_PLAIN = 0, H_EUCLID, H_HEX };
+
 typedef struct {
-  int euclidean;
+  int shape; /* H_* */
   double A, B;
   int32_t gx, gy;
 } heuristic;
@@ -120,11 +123,16 @@ static void heuristic_init(heuristic *h, astar_grid *G, const astar_query *q,
   double c = G->cardinal_length, d = G->diagonal_length;
   double scale = min_cost * q->weight;
   int kind = q->heuristic;
-  h->euclidean = 0;
+  h->shape = H_PLAIN;
   h->gx = q->gx;
   h->gy = q->gy;
   h->A = h->B = 0.0;
   if (kind == ASTAR_H_DEFAULT) {
+    if (G->diagonal == ASTAR_DIAG_HEX) { /* every step has length c */
+      h->shape = H_HEX;
+      h->A = c * scale;
+      return;
+    }
     if (G->diagonal == ASTAR_DIAG_NEVER || d >= 2.0 * c) {
       kind = ASTAR_H_MANHATTAN;
     } else if (d < c) { /* diagonals are the cheaper step */
@@ -138,20 +146,29 @@ static void heuristic_init(heuristic *h, astar_grid *G, const astar_query *q,
   case ASTAR_H_MANHATTAN: h->A = c; h->B = c; break;
   case ASTAR_H_CHEBYSHEV: h->A = c; break;
   case ASTAR_H_OCTILE: h->A = c; h->B = d - c; break;
-  case ASTAR_H_EUCLIDEAN: h->A = c; h->euclidean = 1; break;
+  case ASTAR_H_EUCLIDEAN: h->A = c; h->shape = H_EUCLID; break;
   default: break; /* ASTAR_H_ZERO */
   }
   h->A *= scale;
   h->B *= scale;
 }
 
-static inline double heuristic_d(const heuristic *h, int32_t dx, int32_t dy) {
-  if (dx < 0) dx = -dx;
-  if (dy < 0) dy = -dy;
-  if (h->euclidean) {
-    double fx = (double)dx, fy = (double)dy;
+static double heuristic_shaped(const heuristic *h, int32_t dx, int32_t dy) {
+  int64_t ax = dx < 0 ? -(int64_t)dx : dx, ay = dy < 0 ? -(int64_t)dy : dy;
+  if (h->shape == H_HEX) {
+    int64_t s = (int64_t)dx + dy, m = ax > ay ? ax : ay;
+    if (s < 0) s = -s;
+    return h->A * (double)(s > m ? s : m);
+  } else {
+    double fx = (double)ax, fy = (double)ay;
     return h->A * sqrt(fx * fx + fy * fy);
   }
+}
+
+static inline double heuristic_d(const heuristic *h, int32_t dx, int32_t dy) {
+  if (h->shape != H_PLAIN) return heuristic_shaped(h, dx, dy);
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
   return dx > dy ? h->A * dx + h->B * dy : h->A * dy + h->B * dx;
 }
 
@@ -677,11 +694,14 @@ static size_t next_to(const search *S, uint32_t t, uint64_t *set,
   const astar_grid *G = S->G;
   const uint64_t *open = S->L.passable;
   size_t n = 0;
-  int d, last = G->diagonal == ASTAR_DIAG_NEVER ? 4 : 8;
-  for (d = 0; d < last; d++) {
+  unsigned dirs = astar__rule_dirs(G->diagonal);
+  int d;
+  for (d = 0; d < 8; d++) {
     uint32_t nb = (uint32_t)((int32_t)t + G->offset[d]);
+    if (!(dirs & (1u << d))) continue;
     if (!astar__bit(open, nb) && nb != S->start) continue;
-    if (d >= 4 && G->diagonal != ASTAR_DIAG_ALWAYS) {
+    if (d >= 4 && (G->diagonal == ASTAR_DIAG_BOTH_FREE ||
+                   G->diagonal == ASTAR_DIAG_ONE_FREE)) {
       int a = astar__bit(open, (uint32_t)((int32_t)t + astar_dir_dx[d]));
       int b = astar__bit(open, (uint32_t)((int32_t)t +
                                           astar_dir_dy[d] * G->stride));
@@ -735,8 +755,12 @@ static int options_init(search *S, int *mode) {
     t[i].node = astar_index(G, t[i].x, t[i].y);
     t[i].offset = 0.0;
   }
-  step_h = heuristic_d(&S->h, 1, 1);
-  if (heuristic_d(&S->h, 1, 0) > step_h) step_h = heuristic_d(&S->h, 1, 0);
+  /* the largest estimate of one step of the rule */
+  step_h = 0.0;
+  for (i = 0; i < 8; i++) {
+    double v = heuristic_d(&S->h, astar_dir_dx[i], astar_dir_dy[i]);
+    if ((astar__rule_dirs(G->diagonal) & (1u << i)) && v > step_h) step_h = v;
+  }
   for (i = 0; i < nt; i++) {
     uint64_t *set = G->extra->set;
     if (astar__bit(S->L.passable, t[i].node) || t[i].node == S->start) {
@@ -762,7 +786,7 @@ static int options_init(search *S, int *mode) {
   /* the heuristic: one goal as the plain search has it, or MODE_HX */
   if (q->algorithm == ASTAR_ALGO_DIJKSTRA || q->algorithm == ASTAR_ALGO_BFS) {
     S->h.A = S->h.B = 0.0;
-    S->h.euclidean = 0;
+    S->h.shape = H_PLAIN;
   } else if (nt == 1 && t[0].offset == 0.0 && q->heuristic_fn == NULL) {
     S->h.gx = t[0].x;
     S->h.gy = t[0].y;
@@ -860,7 +884,8 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     S.bound = q->min_cost;
   heuristic_init(&S.h, G, q, S.bound);
   min_step = G->cardinal_length;
-  if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal_length < min_step)
+  if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal != ASTAR_DIAG_HEX &&
+      G->diagonal_length < min_step)
     min_step = G->diagonal_length;
   /* keys stay finite: f is below 1e78 (costs < 2^128, lengths <= 1e9, at
    * most 2^30 steps), so a quantum of at least 2^-24 * 1e-200 is enough;
