@@ -22,7 +22,7 @@ build = {
   type = "builtin",
   modules = {
     ["astar.core"] = {
-      sources = { "src/grid.c", "src/units.c", "src/search.c", "src/search_opts.c", "src/jps.c", "src/text.c", "src/lua_astar.c", "src/lua_args.c", "src/lua_costs.c", "src/lua_query.c" },
+      sources = { "src/grid.c", "src/units.c", "src/search.c", "src/search_opts.c", "src/search_bidir.c", "src/search_ida.c", "src/jps.c", "src/text.c", "src/lua_astar.c", "src/lua_args.c", "src/lua_costs.c", "src/lua_query.c" },
       incdirs = { "src" },
     },
     ["astar"] = "lua/astar/init.lua",

@@ -56,8 +56,18 @@ enum {
   ASTAR_ALGO_DIJKSTRA = 3,
   ASTAR_ALGO_BFS = 4,
   ASTAR_ALGO_GREEDY = 5,
-  ASTAR_ALGO_BEAM = 6
+  ASTAR_ALGO_BEAM = 6,
+  /* In their own files, with their own loops (they take the plain query:
+   * costs, unit classes, heights, max_nodes; astar_algo_unsupported says
+   * what else they refuse).  AUTO never picks them. */
+  ASTAR_ALGO_IDA = 7, /* IDA*: iterative deepening on f, memory O(path);
+                         optimal; capped at max_nodes expansions, by
+                         default ASTAR_IDA_DEFAULT_NODES */
+  ASTAR_ALGO_BIDIR = 8, /* bidirectional A* (Dijkstra with the zero
+                           heuristic): two searches that meet; optimal */
+  ASTAR_ALGO_BIDIR_BFS = 9 /* bidirectional breadth-first: fewest steps */
 };
+#define ASTAR_IDA_DEFAULT_NODES 1000000u
 
 /* Tie rules between open nodes of equal f. */
 enum {
@@ -229,6 +239,8 @@ typedef struct astar_grid {
   size_t heap_cap;
   struct astar_memo *memo; /* tile-callback results, with generation */
   struct astar_extra *extra; /* scratch of query options (search_opts.c) */
+  struct astar_more *more; /* scratch of IDA* and bidirectional search
+                              (search_bidir.c), allocated on first use */
   int busy;
   /* last search, for path extraction */
   uint32_t last_start, last_goal;
@@ -444,6 +456,11 @@ int astar_find_path(astar_grid *g, const astar_query *q, astar_result *r);
  * phrase ("uniform tile costs", ...).  The query's own fields are not
  * range-checked here. */
 const char *astar_jps_unsupported(astar_grid *g, const astar_query *q);
+
+/* NULL when q's algorithm (ASTAR_ALGO_IDA, _BIDIR, _BIDIR_BFS) can run q
+ * on g (or q's algorithm is another one); else what it needs, as a
+ * phrase. */
+const char *astar_algo_unsupported(const astar_grid *g, const astar_query *q);
 
 /* The path of the last search that returned one (found, or partial with
  * q->closest), walked from its end back to the start: start with

@@ -46,7 +46,8 @@ size_t astar_grid_memory(const astar_grid *g) {
   if (g->heap_pos != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
   if (g->stamp != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
   total += (size_t)g->heap_cap * sizeof(astar_heap_entry);
-  return total + astar__units_memory(g) + astar__extra_memory(g);
+  return total + astar__units_memory(g) + astar__extra_memory(g) +
+         astar__more_memory(g);
 }
 
 void *astar__alloc(astar_grid *g, size_t count, size_t elem) {
@@ -75,6 +76,7 @@ void astar_grid_release(astar_grid *g) {
   grid_free(g, g->heap, g->heap_cap, sizeof(astar_heap_entry));
   astar__units_release(g);
   astar__extra_release(g);
+  astar__more_release(g);
   astar_grid_zero(g);
 }
 

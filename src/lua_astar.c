@@ -644,6 +644,10 @@ static int run_query(lua_State *L, astar_grid *g, const char *fname,
   if (q.algorithm == ASTAR_ALGO_JPS) { /* forced where it cannot run */
     const char *why = astar_jps_unsupported(g, &q);
     if (why != NULL) la_error(L, 6, fname, "algorithm 'jps' needs %s", why);
+  } else if (q.algorithm >= ASTAR_ALGO_IDA) { /* engines of their own */
+    const char *why = astar_algo_unsupported(g, &q);
+    if (why != NULL)
+      la_error(L, 6, fname, "algorithm '%s' needs %s", lq.algorithm, why);
   }
   st = astar_find_path(g, &q, r);
   if (st == ASTAR_ECALLBACK && lq_callback_failed(&lq))

@@ -104,21 +104,9 @@ static uint32_t next_generation(astar_grid *G) {
   return G->generation << 4;
 }
 
-/* ---- heuristic ---- */
+/* ---- heuristic (the shapes are in internal.h) ---- */
 
-/* Every heuristic is h = A * max(dx, dy) + B * min(dx, dy), or
- * A * sqrt(dx^2 + dy^2) for euclidean, or A * max(|dx|, |dy|, |dx + dy|)
- * for the hex distance (axial coordinates, neighbours N E S W NE SW), with
- * A and B already multiplied by the cheapest tile cost and the weight. */
-enum { H_PLAIN = 0, H_EUCLID, H_HEX };
-
-typedef struct {
-  int shape; /* H_* */
-  double A, B;
-  int32_t gx, gy;
-} heuristic;
-
-static void heuristic_init(heuristic *h, astar_grid *G, const astar_query *q,
+void astar__heuristic_init(heuristic *h, astar_grid *G, const astar_query *q,
                            double min_cost) {
   double c = G->cardinal_length, d = G->diagonal_length;
   double scale = min_cost * q->weight;
@@ -153,28 +141,7 @@ static void heuristic_init(heuristic *h, astar_grid *G, const astar_query *q,
   h->B *= scale;
 }
 
-static double heuristic_shaped(const heuristic *h, int32_t dx, int32_t dy) {
-  int64_t ax = dx < 0 ? -(int64_t)dx : dx, ay = dy < 0 ? -(int64_t)dy : dy;
-  if (h->shape == H_HEX) {
-    int64_t s = (int64_t)dx + dy, m = ax > ay ? ax : ay;
-    if (s < 0) s = -s;
-    return h->A * (double)(s > m ? s : m);
-  } else {
-    double fx = (double)ax, fy = (double)ay;
-    return h->A * sqrt(fx * fx + fy * fy);
-  }
-}
-
-static inline double heuristic_d(const heuristic *h, int32_t dx, int32_t dy) {
-  if (h->shape != H_PLAIN) return heuristic_shaped(h, dx, dy);
-  if (dx < 0) dx = -dx;
-  if (dy < 0) dy = -dy;
-  return dx > dy ? h->A * dx + h->B * dy : h->A * dy + h->B * dx;
-}
-
-static inline double heuristic_at(const heuristic *h, int32_t x, int32_t y) {
-  return heuristic_d(h, x - h->gx, y - h->gy);
-}
+#define heuristic_init astar__heuristic_init
 
 /* Quantise f onto multiples of q (inv_q = 1/q) so that mathematically equal
  * f values, which differ in their last bits, compare equal, and return the
@@ -249,7 +216,7 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
     return 0;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_ZERO) return 0;
   if (!(q->min_cost >= 0.0 && q->min_cost <= 3.5e38)) return 0;
-  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BEAM)
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BIDIR_BFS)
     return 0;
   return q->weight >= 1.0 && q->weight <= 1e9;
 }
@@ -835,6 +802,11 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
   r->goal_index = -1;
   if (!query_ok(G, q)) return ASTAR_EINVAL;
   if (G->busy) return ASTAR_EBUSY;
+  if (q->algorithm >= ASTAR_ALGO_IDA) { /* engines of their own */
+    if (astar_algo_unsupported(G, q) != NULL) return ASTAR_EINVAL;
+    return q->algorithm == ASTAR_ALGO_IDA ? astar__ida(G, q, r)
+                                          : astar__bidir(G, q, r);
+  }
   if (q->algorithm == ASTAR_ALGO_AUTO || q->algorithm == ASTAR_ALGO_JPS) {
     /* JPS where it applies */
     if (astar_jps_unsupported(G, q) == NULL) {
