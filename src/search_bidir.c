@@ -9,7 +9,9 @@
  *    tile gets a label from both sides, gf + gb is a path; mu is the best
  *    one.  The search stops when either side's smallest f reaches mu: an
  *    optimal path cheaper than mu would keep an open node of f < mu on
- *    both sides.  Optimal.
+ *    both sides; with the zero heuristic also when the two smallest g
+ *    together reach mu (such a path would cross from an open node of one
+ *    side to one of the other).  Optimal.
  *  - ASTAR_ALGO_BIDIR_BFS: one whole layer of breadth-first search at a
  *    time, from the side with the smaller frontier; after the first layer
  *    that touches the other side, the best meeting is a path of the fewest
@@ -244,6 +246,7 @@ typedef struct bsearch {
   double mu;
   uint32_t meet;
   int bfs;
+  int zero_h; /* both heuristics are 0: the sum rule applies */
 } bsearch;
 
 static uint32_t next_generation_b(astar__more *M, uint32_t ntiles) {
@@ -361,6 +364,9 @@ static int run_astar(bsearch *B) {
     tb = top(B, 1);
     if (tf == NULL || tb == NULL) return ASTAR_OK;
     if (tf->key >= B->mu || tb->key >= B->mu) return ASTAR_OK;
+    /* Dijkstra (zero heuristic, keys are g): a path cheaper than mu would
+       join an open node of each side, costing at least the sum */
+    if (B->zero_h && tf->key + tb->key >= B->mu) return ASTAR_OK;
     if (B->cap != 0 && B->expanded >= B->cap) return ASTAR_CUTOFF;
     s = B->n[0] <= B->n[1] ? 0 : 1; /* the smaller open list */
     e = s ? *tb : *tf;
@@ -417,6 +423,7 @@ int astar__bidir(astar_grid *G, const astar_query *q, astar_result *r) {
   bq.gx = q->sx;
   bq.gy = q->sy;
   astar__heuristic_init(&B.h[1], G, &bq, bound);
+  B.zero_h = B.h[0].A == 0.0 && B.h[0].B == 0.0;
   B.tag = astar__next_generation(G);
   B.tag_b = next_generation_b(B.M, G->ntiles);
   G->busy = 1;
