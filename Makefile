@@ -26,7 +26,7 @@ LUA_5.3 := lua5.3
 LUA_5.4 := lua5.4
 LUA_jit := luajit
 
-CORE_SRC := src/grid.c src/units.c src/search.c src/search_opts.c src/jps.c src/text.c src/zones.c
+CORE_SRC := src/grid.c src/units.c src/search.c src/search_opts.c src/search_bidir.c src/search_ida.c src/jps.c src/text.c src/zones.c
 BIND_SRC := src/lua_astar.c src/lua_args.c src/lua_costs.c src/lua_query.c src/lua_zones.c
 HDRS     := $(wildcard src/*.h)
 

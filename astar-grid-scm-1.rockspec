@@ -22,10 +22,11 @@ build = {
   type = "builtin",
   modules = {
     ["astar.core"] = {
-      sources = { "src/grid.c", "src/units.c", "src/search.c", "src/search_opts.c", "src/jps.c", "src/text.c", "src/zones.c", "src/lua_astar.c", "src/lua_args.c", "src/lua_costs.c", "src/lua_query.c", "src/lua_zones.c" },
+      sources = { "src/grid.c", "src/units.c", "src/search.c", "src/search_opts.c", "src/search_bidir.c", "src/search_ida.c", "src/jps.c", "src/text.c", "src/zones.c", "src/lua_astar.c", "src/lua_args.c", "src/lua_costs.c", "src/lua_query.c", "src/lua_zones.c" },
       incdirs = { "src" },
     },
     ["astar"] = "lua/astar/init.lua",
     ["astar.movingai"] = "lua/astar/movingai.lua",
+    ["astar.hex"] = "lua/astar/hex.lua",
   },
 }

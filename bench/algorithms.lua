@@ -29,6 +29,13 @@ local RUNS = {
   { "beam 100", { algorithm = "beam", beam_width = 100 } },
   { "astar straight", { ties = "straight" } },
   { "astar random", { ties = "random", seed = 1 } },
+  { "bidirectional", { algorithm = "bidirectional" } },
+  { "bidir dijkstra", { algorithm = "bidirectional", heuristic = "zero" } },
+  { "bidirectional_bfs", { algorithm = "bidirectional_bfs" } },
+  -- IDA* stops at its node cap (1e6 expansions by default) on these maps
+  -- except for short paths: it is for small searches; "no_path" counts the
+  -- cutoffs
+  { "ida", { algorithm = "ida" } },
 }
 
 local every, files = 4, {}

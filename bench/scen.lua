@@ -10,7 +10,8 @@
 --
 -- Options:
 --   --algorithm LIST   searches to run, comma-separated: astar, jps, auto,
---                      dijkstra, bfs, greedy, weighted, beam (default
+--                      dijkstra, bfs, greedy, weighted, beam, ida,
+--                      bidirectional, bidirectional_bfs (default
 --                      astar); each file runs under each in turn;
 --                      non-optimal ones report mismatches
 --   --every N          run every Nth scenario of each file (1st, N+1th, ...)
@@ -23,7 +24,8 @@
 local USAGE = [[
 usage: bench/scen.lua [--algorithm LIST] [--every N] [--repeat N] FILE.map.scen|DIR ...
   --algorithm LIST  comma-separated: astar (default), jps, auto, dijkstra,
-                    bfs, greedy, weighted, beam
+                    bfs, greedy, weighted, beam, ida, bidirectional,
+                    bidirectional_bfs
   --every N         run every Nth scenario of each file (default 1: all)
   --repeat N        time each file N times, report the fastest (default 1)]]
 
@@ -33,7 +35,8 @@ local ALGORITHMS = {
   jps = { algorithm = "jps" },
   auto = false, -- no options: what a plain find_path call gets
 }
-for _, name in ipairs({ "dijkstra", "bfs", "greedy", "weighted", "beam" }) do
+for _, name in ipairs({ "dijkstra", "bfs", "greedy", "weighted", "beam",
+                        "ida", "bidirectional", "bidirectional_bfs" }) do
   ALGORITHMS[name] = { algorithm = name }
 end
 
@@ -110,7 +113,7 @@ end
 if #inputs == 0 then die("no scenario file or directory given\n" .. USAGE) end
 for name in (algorithm .. ","):gmatch("([^,]*),") do
   if ALGORITHMS[name] == nil then
-    die(("unknown algorithm '%s' (known: astar, jps, auto)"):format(name))
+    die(("unknown algorithm '%s' (known: astar, jps, auto, dijkstra, bfs, greedy, weighted, beam, ida, bidirectional, bidirectional_bfs)"):format(name))
   end
   algos[#algos + 1] = name
 end

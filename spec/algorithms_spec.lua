@@ -35,13 +35,17 @@ local function fewest_steps(case, sx, sy, gx, gy)
   return helpers.dijkstra(unit, sx, sy, gx, gy)
 end
 
--- Runs fn(case, sx, sy, gx, gy, ref, reason, ctx) over CASES random cases.
-local function each_case(base_seed, fn)
-  for k = 1, CASES do
+-- Runs fn(case, sx, sy, gx, gy, ref, reason, ctx) over CASES random cases
+-- (or n), cycling through every diagonal rule, hex included; grids up to
+-- size x size.
+local function each_case(base_seed, fn, n, size)
+  size = size or 18
+  for k = 1, n or CASES do
     local seed = base_seed + k
     local rng = helpers.rng(seed)
     local case = helpers.random_case(rng, astar, {
-      width = rng:int(1, 18), height = rng:int(1, 18) })
+      width = rng:int(1, size), height = rng:int(1, size),
+      rule = helpers.ALL_RULES[k % #helpers.ALL_RULES + 1] })
     local sx, sy = pick_tile(rng, case)
     local gx, gy = pick_tile(rng, case)
     local ref, reason = helpers.dijkstra(case.desc, sx, sy, gx, gy)
@@ -70,6 +74,9 @@ local OPTIMAL = {
     opts = { algorithm = "dijkstra", ties = "random", seed = 99 } },
   { name = "heuristic function returning 0",
     opts = { heuristic = function() return 0 end } },
+  { name = "bidirectional", opts = { algorithm = "bidirectional" } },
+  { name = "bidirectional, heuristic zero (bidirectional Dijkstra)",
+    opts = { algorithm = "bidirectional", heuristic = "zero" } },
 }
 
 describe("optimal algorithms equal the reference Dijkstra", function()
@@ -92,9 +99,58 @@ describe("optimal algorithms equal the reference Dijkstra", function()
           error(("%s: cost %.17g, optimal %.17g"):format(ctx, cost, ref), 0)
         end
         assert.are.equal("found", stats.status)
-      end)
+      end, nil, a.size)
     end)
   end
+end)
+
+describe("ida", function()
+  -- IDA* re-expands tiles every round, and real-valued costs make many
+  -- rounds: small grids; a search over its node cap says "cutoff" (rare
+  -- here), any other answer is the reference's
+  it("equals the reference Dijkstra, or stops at its node cap", function()
+    local finished, total = 0, 0
+    each_case(9000, function(case, sx, sy, gx, gy, ref, reason, ctx)
+      local stats = {}
+      local path, cost = case.grid:find_path(sx, sy, gx, gy,
+        { algorithm = "ida", stats = stats, max_nodes = 200000 })
+      total = total + 1
+      assert.are.equal("ida", stats.algorithm)
+      if cost == "cutoff" then
+        assert.are.equal(200000, stats.expanded, ctx)
+        return
+      end
+      finished = finished + 1
+      if ref == nil then
+        assert(path == nil and cost == reason, ctx .. ": expected "
+          .. reason .. ", got " .. tostring(cost))
+        return
+      end
+      assert(path, ctx .. ": no path, expected cost " .. ref)
+      check(case, path, cost, sx, sy, gx, gy, ctx)
+      if not same(case, cost, ref) then
+        error(("%s: cost %.17g, optimal %.17g"):format(ctx, cost, ref), 0)
+      end
+    end, 300, 7)
+    assert.is_true(finished >= 0.9 * total, finished .. " of " .. total)
+  end)
+
+  it("has a default node cap", function()
+    -- an open 60x60 grid with real costs: far too many rounds
+    local g = astar.new(60, 60)
+    local rng = helpers.rng(5)
+    for y = 1, 60 do
+      for x = 1, 60 do g:set_cost(x, y, rng:int(256, 2559) / 256) end
+    end
+    local stats = {}
+    local path, why = g:find_path(1, 1, 60, 60,
+                                  { algorithm = "ida", stats = stats })
+    assert.is_nil(path)
+    assert.are.equal("cutoff", why)
+    assert.are.equal(1000000, stats.expanded)
+    -- usable at once, and A* still answers
+    assert.is_table(g:find_path(1, 1, 60, 60))
+  end)
 end)
 
 describe("other algorithms return legal paths", function()
@@ -131,6 +187,24 @@ describe("other algorithms return legal paths", function()
       end)
     end)
   end
+
+  it("bidirectional_bfs: the fewest steps, like bfs", function()
+    each_case(24000, function(case, sx, sy, gx, gy, ref, reason, ctx)
+      local stats = {}
+      local path, cost = case.grid:find_path(sx, sy, gx, gy,
+        { algorithm = "bidirectional_bfs", stats = stats })
+      if ref == nil then
+        assert(path == nil and cost == reason, ctx)
+        return
+      end
+      assert(path, ctx .. ": bidirectional_bfs found no path")
+      local sum = check(case, path, cost, sx, sy, gx, gy, ctx)
+      assert(sum >= ref * (1 - REL), ctx .. ": cheaper than optimal")
+      local steps = fewest_steps(case, sx, sy, gx, gy)
+      assert.are.equal(steps, #path / 2 - 1, ctx)
+      assert.are.equal("bidirectional_bfs", stats.algorithm)
+    end)
+  end)
 
   it("greedy: a path whenever one exists, cost at least optimal", function()
     each_case(22000, function(case, sx, sy, gx, gy, ref, reason, ctx)
@@ -180,7 +254,8 @@ describe("algorithms on a known map", function()
   it("every name finds the way round; stats name the algorithm", function()
     local g = astar.from_string(map)
     for _, name in ipairs({ "astar", "dijkstra", "bfs", "greedy",
-                            "weighted", "beam" }) do
+                            "weighted", "beam", "ida", "bidirectional",
+                            "bidirectional_bfs" }) do
       local stats = {}
       local path, cost, expanded = g:find_path(1, 5, 10, 5,
         { algorithm = name, stats = stats })
@@ -257,4 +332,92 @@ describe("algorithms on a known map", function()
     assert.are.equal("bad argument #6 to 'find_path' (heuristic returned -1 "
       .. "for (1, 1) -> (6, 4); expected a finite number >= 0)", msg)
   end)
+end)
+
+describe("ida and bidirectional with unit classes and heights", function()
+  -- height limits make moves one-way: the backward search must read them
+  -- as the forward one does
+  local function with_heights(case, rng)
+    local w, h = case.width, case.height
+    local hs, terr, mult = {}, {}, {}
+    for i = 1, w * h do
+      hs[i] = rng:int(0, 3)
+      terr[i] = rng:int(0, 2)
+    end
+    case.grid:load_heights(hs)
+    case.grid:load_terrain(terr)
+    local unit = {}
+    for t = 0, 2 do
+      mult[t] = rng:chance(0.15) and false or rng:int(1, 3)
+      unit[t] = mult[t]
+    end
+    local climb, descend = rng:int(0, 2), rng:int(0, 1)
+    local max_climb = rng:pick({ 1, 2, math.huge })
+    local max_drop = rng:pick({ 1, math.huge })
+    case.grid:set_unit("hiker", unit, { climb = climb, descend = descend,
+      max_climb = max_climb, max_drop = max_drop })
+    local d = case.desc
+    local desc = {
+      width = w, height = h, diagonals = d.diagonals,
+      cardinal = d.cardinal, diagonal = d.diagonal,
+      cost = function(x, y)
+        local i = (y - 1) * w + x
+        local c, m = case.costs[i], mult[terr[i]]
+        if not c or not m then return false end
+        return c * m
+      end,
+      extra = function(x, y, nx, ny)
+        local dh = hs[(ny - 1) * w + nx] - hs[(y - 1) * w + x]
+        if dh > max_climb or -dh > max_drop then return false end
+        return dh > 0 and climb * dh or -descend * dh
+      end,
+    }
+    return desc
+  end
+
+  for _, name in ipairs({ "bidirectional", "bidirectional_bfs", "ida" }) do
+    it(name, function()
+      for k = 1, 150 do
+        local seed = 31000 + k
+        local rng = helpers.rng(seed)
+        local size = name == "ida" and 6 or 14
+        local case = helpers.random_case(rng, astar, {
+          width = rng:int(1, size), height = rng:int(1, size),
+          rule = helpers.ALL_RULES[k % #helpers.ALL_RULES + 1],
+          weights = name == "ida" and "int" or nil })
+        local desc = with_heights(case, rng)
+        local sx, sy = pick_tile(rng, case)
+        local gx, gy = pick_tile(rng, case)
+        local ctx = helpers.describe_case(seed, case,
+          (" %s (%d,%d)->(%d,%d)"):format(name, sx, sy, gx, gy))
+        local ref, reason = helpers.dijkstra(desc, sx, sy, gx, gy)
+        local path, cost = case.grid:find_path(sx, sy, gx, gy,
+          { algorithm = name, unit = "hiker" })
+        if cost ~= "cutoff" then
+          if ref == nil then
+            assert(path == nil and cost == reason, ctx .. ": expected "
+              .. reason .. ", got " .. tostring(cost))
+          else
+            assert(path, ctx .. ": no path (" .. tostring(cost) .. ")")
+            local sum, why = helpers.check_path(desc, path, sx, sy, gx, gy)
+            assert(sum, ctx .. ": " .. tostring(why))
+            assert(helpers.close(sum, cost, REL), ctx .. ": cost " .. cost
+              .. ", path sums to " .. sum)
+            if name == "bidirectional_bfs" then
+              local steps = helpers.dijkstra({
+                width = desc.width, height = desc.height,
+                diagonals = desc.diagonals, cardinal = 1, diagonal = 1,
+                cost = function(x, y) return desc.cost(x, y) and 1 or false end,
+                extra = function(...) return desc.extra(...) and 0 end,
+              }, sx, sy, gx, gy)
+              assert.are.equal(steps, #path / 2 - 1, ctx)
+            else
+              assert(helpers.close(cost, ref, REL), ctx .. ": cost " .. cost
+                .. ", optimal " .. ref)
+            end
+          end
+        end
+      end
+    end)
+  end
 end)

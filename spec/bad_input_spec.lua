@@ -340,11 +340,13 @@ for _, fname in ipairs({ "find_path", "next_step" }) do
   case(fname .. ": algorithm = 'a*'", function(g)
     return call(g, { algorithm = "a*" })
   end, exact(6, fname, "algorithm must be one of 'auto', 'astar', 'jps', "
-    .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', got 'a*'"))
+    .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
+    .. "'bidirectional', 'bidirectional_bfs', got 'a*'"))
   case(fname .. ": algorithm = 2", function(g)
     return call(g, { algorithm = 2 })
   end, exact(6, fname, "algorithm must be one of 'auto', 'astar', 'jps', "
-    .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', got 2"))
+    .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
+    .. "'bidirectional', 'bidirectional_bfs', got 2"))
   case(fname .. ": algorithm = 'JPS'", function(g)
     return call(g, { algorithm = "JPS" })
   end, prefix(6, fname) .. "algorithm .*'JPS'%)$")
@@ -1102,9 +1104,11 @@ describe("bad query options", function()
 
   local CASES = {
     { { algorithm = "jump" }, "algorithm must be one of 'auto', 'astar', "
-      .. "'jps', 'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', got 'jump'" },
+      .. "'jps', 'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
+    .. "'bidirectional', 'bidirectional_bfs', got 'jump'" },
     { { algorithm = 1 }, "algorithm must be one of 'auto', 'astar', 'jps', "
-      .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', got 1" },
+      .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
+    .. "'bidirectional', 'bidirectional_bfs', got 1" },
     { { ties = "smaller_g" }, "ties must be one of 'larger_g', 'straight', "
       .. "'random', got 'smaller_g'" },
     { { seed = -1 }, "seed must be an integer in [0, 9007199254740991], got -1" },
@@ -1129,6 +1133,19 @@ describe("bad query options", function()
     { { goals = { 1, 1.5 } }, "goals[2] (y of goal 1) must be an integer in 1..8, got 1.5" },
     { { goals = { "1", 1 } }, "goals[1] (x of goal 1) must be an integer in 1..10, got '1'" },
     { { stats = true }, "stats must be a table, got true" },
+    { { algorithm = "bidirectional", tile_cost = function(_, _, c) return c end },
+      "algorithm 'bidirectional' needs no cost callbacks (tile_cost, move_cost)" },
+    { { algorithm = "ida", move_cost = function(_, _, _, _, c) return c end },
+      "algorithm 'ida' needs no cost callbacks (tile_cost, move_cost)" },
+    { { algorithm = "bidirectional_bfs", goals = { 2, 2 } },
+      "algorithm 'bidirectional_bfs' needs none of the options ties, goals, "
+      .. "max_cost, max_length, closest, leave_blocked_start, "
+      .. "next_to_blocked_goal or a heuristic function (max_nodes is fine)" },
+    { { algorithm = "bidirectional", closest = true },
+      "algorithm 'bidirectional' needs none of the options ties, goals, "
+      .. "max_cost, max_length, closest, leave_blocked_start, "
+      .. "next_to_blocked_goal or a heuristic function (max_nodes is fine)" },
+    { { algorithm = "ida", weight = 2 }, "algorithm 'ida' needs weight 1" },
     { { heuristic = true }, "heuristic must be one of 'default', 'manhattan', "
       .. "'chebyshev', 'octile', 'euclidean', 'zero', got true" },
     { { heuristic = function() return "near" end },

@@ -12,13 +12,16 @@
 -- A grid description ("desc") is a plain table:
 --   { width = W, height = H,
 --     cost = function(x, y) return number or false end,   -- 1-based
---     diagonals = "no_corner_cut" | "one_free" | "always" | "never",
+--     diagonals = "no_corner_cut" | "one_free" | "always" | "never" | "hex",
 --     cardinal = number, diagonal = number,
 --     extra = function(x, y, nx, ny) return number or false end,  -- optional
 --     move = function(x, y, nx, ny, cost) return number or false end }
 -- Missing diagonals/cardinal/diagonal mean the astar defaults.  `extra` adds
 -- a cost to a legal step (heights), or bans it with false; `move` then
 -- replaces the step's cost, or bans it (a move callback).
+-- "hex" is a hex grid in axial coordinates (x, y) = (q, r): the neighbours
+-- are N E S W and the diagonals NE (+1, -1) and SW (-1, +1), with no corner
+-- rule, every step of the cardinal length.
 
 local helpers = {}
 
@@ -98,6 +101,13 @@ plain_step_cost = function(desc, x, y, dx, dy)
     return card * c
   end
   local r = rule(desc)
+  if r == "hex" then
+    if dx == dy then
+      return nil, ("(%d,%d)->(%d,%d) is not a hex neighbour"):format(
+        x, y, nx, ny)
+    end
+    return card * c
+  end
   local side1 = tile(desc, nx, y) and true or false
   local side2 = tile(desc, x, ny) and true or false
   if r == "never" then
@@ -313,6 +323,8 @@ end
 ---------------------------------------------------------------------------
 
 helpers.RULES = { "no_corner_cut", "one_free", "always", "never" }
+-- The square rules and the hex one (random_case picks from RULES only).
+helpers.ALL_RULES = { "no_corner_cut", "one_free", "always", "never", "hex" }
 
 -- Step lengths used by the random cases: the default {1, sqrt 2}, the
 -- roguelike {2, 3}, Chebyshev-like {1, 1}, a diagonal of at least twice the

@@ -56,8 +56,18 @@ enum {
   ASTAR_ALGO_DIJKSTRA = 3,
   ASTAR_ALGO_BFS = 4,
   ASTAR_ALGO_GREEDY = 5,
-  ASTAR_ALGO_BEAM = 6
+  ASTAR_ALGO_BEAM = 6,
+  /* In their own files, with their own loops (they take the plain query:
+   * costs, unit classes, heights, max_nodes; astar_algo_unsupported says
+   * what else they refuse).  AUTO never picks them. */
+  ASTAR_ALGO_IDA = 7, /* IDA*: iterative deepening on f, memory O(path);
+                         optimal; capped at max_nodes expansions, by
+                         default ASTAR_IDA_DEFAULT_NODES */
+  ASTAR_ALGO_BIDIR = 8, /* bidirectional A* (Dijkstra with the zero
+                           heuristic): two searches that meet; optimal */
+  ASTAR_ALGO_BIDIR_BFS = 9 /* bidirectional breadth-first: fewest steps */
 };
+#define ASTAR_IDA_DEFAULT_NODES 1000000u
 
 /* Tie rules between open nodes of equal f. */
 enum {
@@ -72,7 +82,11 @@ enum {
                                cutting (default, MovingAI rule) */
   ASTAR_DIAG_ONE_FREE = 1, /* at least one orthogonal neighbour free */
   ASTAR_DIAG_ALWAYS = 2, /* any diagonal between two passable tiles */
-  ASTAR_DIAG_NEVER = 3 /* 4-way */
+  ASTAR_DIAG_NEVER = 3, /* 4-way */
+  ASTAR_DIAG_HEX = 4 /* hex grid in axial coordinates (x, y) = (q, r): the
+                        six neighbours N E S W NE SW, no corner rule, every
+                        step of the cardinal length (the diagonal length is
+                        kept but unused) */
 };
 
 /* Heuristics.  DEFAULT is the tightest admissible one for the movement. */
@@ -87,7 +101,8 @@ enum {
 
 /* Directions, in the order neighbours are generated (this order is part of
  * the deterministic tie-breaking): N E S W, then NE SE SW NW.  Bit d of a
- * move mask is direction d.  y grows downwards (row 0 is the top). */
+ * move mask is direction d.  y grows downwards (row 0 is the top).  On a hex
+ * grid (ASTAR_DIAG_HEX) only N E S W NE SW are neighbours. */
 enum { ASTAR_N, ASTAR_E, ASTAR_S, ASTAR_W, ASTAR_NE, ASTAR_SE, ASTAR_SW,
        ASTAR_NW };
 extern const int8_t astar_dir_dx[8];
@@ -240,6 +255,8 @@ typedef struct astar_grid {
   size_t heap_cap;
   struct astar_memo *memo; /* tile-callback results, with generation */
   struct astar_extra *extra; /* scratch of query options (search_opts.c) */
+  struct astar_more *more; /* scratch of IDA* and bidirectional search
+                              (search_bidir.c), allocated on first use */
   int busy;
   /* last search, for path extraction */
   uint32_t last_start, last_goal;
@@ -480,6 +497,10 @@ int astar_zone_count(astar_grid *g, int unit, uint32_t *count);
 int astar_zone_size(astar_grid *g, int unit, uint32_t id, uint32_t *size);
 /* Marks the unit's zones for a full relabel at their next use. */
 int astar_zones_invalidate(astar_grid *g, int unit);
+/* NULL when q's algorithm (ASTAR_ALGO_IDA, _BIDIR, _BIDIR_BFS) can run q
+ * on g (or q's algorithm is another one); else what it needs, as a
+ * phrase. */
+const char *astar_algo_unsupported(const astar_grid *g, const astar_query *q);
 
 /* The path of the last search that returned one (found, or partial with
  * q->closest), walked from its end back to the start: start with

@@ -47,7 +47,8 @@ size_t astar_grid_memory(const astar_grid *g) {
   if (g->stamp != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
   total += (size_t)g->heap_cap * sizeof(astar_heap_entry);
   total += astar__zones_memory(&g->zones, g->ntiles);
-  return total + astar__units_memory(g) + astar__extra_memory(g);
+  return total + astar__units_memory(g) + astar__extra_memory(g) +
+         astar__more_memory(g);
 }
 
 void *astar__alloc(astar_grid *g, size_t count, size_t elem) {
@@ -77,6 +78,7 @@ void astar_grid_release(astar_grid *g) {
   astar__zones_release(g, &g->zones);
   astar__units_release(g);
   astar__extra_release(g);
+  astar__more_release(g);
   astar_grid_zero(g);
 }
 
@@ -164,6 +166,11 @@ uint8_t astar__moves(const astar_grid *g, const uint64_t *bits, uint32_t i) {
   unsigned m = n << ASTAR_N | e << ASTAR_E | so << ASTAR_S | w << ASTAR_W;
   unsigned ne, se, sw, nw;
   if (g->diagonal == ASTAR_DIAG_NEVER) return (uint8_t)m;
+  if (g->diagonal == ASTAR_DIAG_HEX) { /* axial: NE and SW, no corner rule */
+    ne = (unsigned)astar__bit(bits, i - s + 1);
+    sw = (unsigned)astar__bit(bits, i + s - 1);
+    return (uint8_t)(m | ne << ASTAR_NE | sw << ASTAR_SW);
+  }
   ne = (unsigned)astar__bit(bits, i - s + 1);
   se = (unsigned)astar__bit(bits, i + s + 1);
   sw = (unsigned)astar__bit(bits, i + s - 1);
@@ -218,7 +225,7 @@ int astar_grid_set_movement(astar_grid *g, int diagonal, double cardinal,
                             double diagonal_length) {
   int d;
   uint32_t s = (uint32_t)g->stride;
-  if (diagonal < ASTAR_DIAG_BOTH_FREE || diagonal > ASTAR_DIAG_NEVER)
+  if (diagonal < ASTAR_DIAG_BOTH_FREE || diagonal > ASTAR_DIAG_HEX)
     return ASTAR_EINVAL;
   if (!(cardinal >= ASTAR_MIN_STEP_LENGTH && cardinal <= ASTAR_MAX_STEP_LENGTH))
     return ASTAR_EINVAL;
@@ -229,7 +236,9 @@ int astar_grid_set_movement(astar_grid *g, int diagonal, double cardinal,
   g->cardinal_length = cardinal;
   g->diagonal_length = diagonal_length;
   for (d = 0; d < 8; d++) {
-    g->step_length[d] = d < 4 ? cardinal : diagonal_length;
+    /* hex: every step (NE and SW included) has the cardinal length */
+    g->step_length[d] =
+        d < 4 || diagonal == ASTAR_DIAG_HEX ? cardinal : diagonal_length;
     g->offset[d] = astar_dir_dy[d] * (int32_t)s + astar_dir_dx[d];
   }
   refresh_all_moves(g);

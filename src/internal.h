@@ -5,6 +5,7 @@
 #include "astar.h"
 
 #include <string.h>
+#include <math.h>
 
 /* a * b, or 0 when it overflows size_t */
 static inline size_t astar__mul_size(size_t a, size_t b) {
@@ -41,6 +42,13 @@ static inline void astar__set_bit(uint64_t *bits, uint32_t i, int on) {
     bits[i >> 6] |= bit;
   else
     bits[i >> 6] &= ~bit;
+}
+
+/* The directions a diagonal rule may use (bit d: direction d). */
+static inline unsigned astar__rule_dirs(int rule) {
+  if (rule == ASTAR_DIAG_NEVER) return 0x0Fu;
+  if (rule == ASTAR_DIAG_HEX) return 0x0Fu | 1u << ASTAR_NE | 1u << ASTAR_SW;
+  return 0xFFu;
 }
 
 /* A tile callback's result, valid in search generation gen. */
@@ -91,6 +99,48 @@ int astar__unit_jps_layer(astar_grid *g, int unit, astar__jps_layer *J);
  * start a new generation (returns the stamp tag), double the heap. */
 uint32_t astar__next_generation(astar_grid *G);
 int astar__grow_heap(astar_grid *G);
+
+/* ---- heuristics (search.c sets them up; every engine reads them) ---- */
+
+/* Every heuristic is h = A * max(dx, dy) + B * min(dx, dy), or
+ * A * sqrt(dx^2 + dy^2) for euclidean, or A * max(|dx|, |dy|, |dx + dy|)
+ * for the hex distance (axial coordinates, neighbours N E S W NE SW), with
+ * A and B already multiplied by the cheapest tile cost and the weight. */
+enum { H_PLAIN = 0, H_EUCLID, H_HEX };
+
+typedef struct astar__heuristic {
+  int shape; /* H_* */
+  double A, B;
+  int32_t gx, gy;
+} heuristic;
+
+/* The default (or named) heuristic of q on G towards (q->gx, q->gy),
+ * scaled by min_cost and q->weight. */
+void astar__heuristic_init(heuristic *h, astar_grid *G, const astar_query *q,
+                           double min_cost);
+
+static inline double heuristic_shaped(const heuristic *h, int32_t dx, int32_t dy) {
+  int64_t ax = dx < 0 ? -(int64_t)dx : dx, ay = dy < 0 ? -(int64_t)dy : dy;
+  if (h->shape == H_HEX) {
+    int64_t s = (int64_t)dx + dy, m = ax > ay ? ax : ay;
+    if (s < 0) s = -s;
+    return h->A * (double)(s > m ? s : m);
+  } else {
+    double fx = (double)ax, fy = (double)ay;
+    return h->A * sqrt(fx * fx + fy * fy);
+  }
+}
+
+static inline double heuristic_d(const heuristic *h, int32_t dx, int32_t dy) {
+  if (h->shape != H_PLAIN) return heuristic_shaped(h, dx, dy);
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
+  return dx > dy ? h->A * dx + h->B * dy : h->A * dy + h->B * dx;
+}
+
+static inline double heuristic_at(const heuristic *h, int32_t x, int32_t y) {
+  return heuristic_d(h, x - h->gx, y - h->gy);
+}
 
 /* search.c: does the query use an option beyond the plain search
  * (another algorithm of the family, ties, goals, cutoffs, closest, start
@@ -149,5 +199,41 @@ size_t astar__zones_memory(const astar_zones *z, uint32_t ntiles);
 int astar__zones_apart(astar_grid *g, int unit, uint32_t a, uint32_t b,
                        int *apart);
 static inline void astar__zones_stale(astar_zones *z) { z->stale = 1; }
+/* search_bidir.c / search_ida.c: scratch of IDA* and bidirectional search,
+ * kept by the grid (G->more) and allocated on first use. */
+typedef struct astar__open { /* an open-list entry (lazy deletion) */
+  double key, g;
+  uint32_t node;
+} astar__open;
+
+typedef struct astar__frame { /* one tile of IDA*'s current path */
+  double g;
+  uint32_t node;
+  uint32_t moves; /* directions not tried yet */
+} astar__frame;
+
+typedef struct astar_more {
+  /* bidirectional: the backward side's stamps (own generation), the g
+     labels of both sides, the two open lists (queues for BFS) */
+  uint32_t *stamp_b;
+  uint32_t generation;
+  double *gf, *gb;
+  astar__open *open[2];
+  size_t open_cap[2];
+  /* IDA*: the current path, grown as needed */
+  astar__frame *frames;
+  size_t frames_cap;
+} astar__more;
+
+int astar__more_grow(astar_grid *G, void **p, size_t *cap, size_t need,
+                     size_t elem);
+void astar__more_release(astar_grid *G);
+size_t astar__more_memory(const astar_grid *G);
+/* Start/goal checks, layer and heuristic bound shared by these engines:
+ * ASTAR_OK to search, 1 when r->outcome is known, or an error. */
+int astar__engine_setup(astar_grid *G, const astar_query *q, astar_result *r,
+                        astar_layer *L, double *bound);
+int astar__bidir(astar_grid *G, const astar_query *q, astar_result *r);
+int astar__ida(astar_grid *G, const astar_query *q, astar_result *r);
 
 #endif

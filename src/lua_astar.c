@@ -42,8 +42,9 @@ astar_grid *lg_check_grid(lua_State *L, const char *fname) {
 /* ---- grid creation and movement options ---- */
 
 static const char *const diagonal_names[] = {"no_corner_cut", "one_free",
-                                             "always", "never", NULL};
-#define DIAGONAL_LIST "'no_corner_cut', 'one_free', 'always', 'never'"
+                                             "always", "never", "hex", NULL};
+#define DIAGONAL_LIST \
+  "'no_corner_cut', 'one_free', 'always', 'never', 'hex'"
 #define LENGTH_RULE "a number in [1e-09, 1e+09]"
 
 /* Grid memory goes through the Lua state's own allocator (so a host's
@@ -670,6 +671,10 @@ static int run_query(lua_State *L, astar_grid *g, const char *fname,
   if (q.algorithm == ASTAR_ALGO_JPS) { /* forced where it cannot run */
     const char *why = astar_jps_unsupported(g, &q);
     if (why != NULL) la_error(L, 6, fname, "algorithm 'jps' needs %s", why);
+  } else if (q.algorithm >= ASTAR_ALGO_IDA) { /* engines of their own */
+    const char *why = astar_algo_unsupported(g, &q);
+    if (why != NULL)
+      la_error(L, 6, fname, "algorithm '%s' needs %s", lq.algorithm, why);
   }
   st = astar_find_path(g, &q, r);
   if (st == ASTAR_ECALLBACK && lq_callback_failed(&lq))

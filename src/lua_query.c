@@ -32,10 +32,13 @@ static const algorithm_row algorithms[] = {
     {"greedy", ASTAR_ALGO_GREEDY, 0},
     {"weighted", ASTAR_ALGO_ASTAR, 1.5},
     {"beam", ASTAR_ALGO_BEAM, 0},
+    {"ida", ASTAR_ALGO_IDA, 0},
+    {"bidirectional", ASTAR_ALGO_BIDIR, 0},
+    {"bidirectional_bfs", ASTAR_ALGO_BIDIR_BFS, 0},
     {NULL, 0, 0}};
 #define ALGORITHM_LIST                                                     \
   "'auto', 'astar', 'jps', 'dijkstra', 'bfs', 'greedy', 'weighted', "      \
-  "'beam'"
+  "'beam', 'ida', 'bidirectional', 'bidirectional_bfs'"
 
 static const char *const tie_names[] = {"larger_g", "straight", "random",
                                         NULL};

@@ -108,26 +108,23 @@ uint32_t astar__next_tag(astar_grid *G) {
 }
 
 /* ---- heuristic ---- */
+/* ---- heuristic (the shapes are in internal.h) ---- */
 
-/* Every heuristic is h = A * max(dx, dy) + B * min(dx, dy), or
- * A * sqrt(dx^2 + dy^2) for euclidean, with A and B already multiplied by
- * the cheapest tile cost and the weight. */
-typedef struct {
-  int euclidean;
-  double A, B;
-  int32_t gx, gy;
-} heuristic;
-
-static void heuristic_init(heuristic *h, astar_grid *G, const astar_query *q,
+void astar__heuristic_init(heuristic *h, astar_grid *G, const astar_query *q,
                            double min_cost) {
   double c = G->cardinal_length, d = G->diagonal_length;
   double scale = min_cost * q->weight;
   int kind = q->heuristic;
-  h->euclidean = 0;
+  h->shape = H_PLAIN;
   h->gx = q->gx;
   h->gy = q->gy;
   h->A = h->B = 0.0;
   if (kind == ASTAR_H_DEFAULT) {
+    if (G->diagonal == ASTAR_DIAG_HEX) { /* every step has length c */
+      h->shape = H_HEX;
+      h->A = c * scale;
+      return;
+    }
     if (G->diagonal == ASTAR_DIAG_NEVER || d >= 2.0 * c) {
       kind = ASTAR_H_MANHATTAN;
     } else if (d < c) { /* diagonals are the cheaper step */
@@ -141,26 +138,14 @@ static void heuristic_init(heuristic *h, astar_grid *G, const astar_query *q,
   case ASTAR_H_MANHATTAN: h->A = c; h->B = c; break;
   case ASTAR_H_CHEBYSHEV: h->A = c; break;
   case ASTAR_H_OCTILE: h->A = c; h->B = d - c; break;
-  case ASTAR_H_EUCLIDEAN: h->A = c; h->euclidean = 1; break;
+  case ASTAR_H_EUCLIDEAN: h->A = c; h->shape = H_EUCLID; break;
   default: break; /* ASTAR_H_ZERO */
   }
   h->A *= scale;
   h->B *= scale;
 }
 
-static inline double heuristic_d(const heuristic *h, int32_t dx, int32_t dy) {
-  if (dx < 0) dx = -dx;
-  if (dy < 0) dy = -dy;
-  if (h->euclidean) {
-    double fx = (double)dx, fy = (double)dy;
-    return h->A * sqrt(fx * fx + fy * fy);
-  }
-  return dx > dy ? h->A * dx + h->B * dy : h->A * dy + h->B * dx;
-}
-
-static inline double heuristic_at(const heuristic *h, int32_t x, int32_t y) {
-  return heuristic_d(h, x - h->gx, y - h->gy);
-}
+#define heuristic_init astar__heuristic_init
 
 
 /* ---- open list: binary heap, smallest key first, then largest g ----
@@ -224,7 +209,7 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
     return 0;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_ZERO) return 0;
   if (!(q->min_cost >= 0.0 && q->min_cost <= 3.5e38)) return 0;
-  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BEAM)
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BIDIR_BFS)
     return 0;
   return q->weight >= 1.0 && q->weight <= 1e9;
 }
@@ -669,11 +654,14 @@ static size_t next_to(const search *S, uint32_t t, uint64_t *set,
   const astar_grid *G = S->G;
   const uint64_t *open = S->L.passable;
   size_t n = 0;
-  int d, last = G->diagonal == ASTAR_DIAG_NEVER ? 4 : 8;
-  for (d = 0; d < last; d++) {
+  unsigned dirs = astar__rule_dirs(G->diagonal);
+  int d;
+  for (d = 0; d < 8; d++) {
     uint32_t nb = (uint32_t)((int32_t)t + G->offset[d]);
+    if (!(dirs & (1u << d))) continue;
     if (!astar__bit(open, nb) && nb != S->start) continue;
-    if (d >= 4 && G->diagonal != ASTAR_DIAG_ALWAYS) {
+    if (d >= 4 && (G->diagonal == ASTAR_DIAG_BOTH_FREE ||
+                   G->diagonal == ASTAR_DIAG_ONE_FREE)) {
       int a = astar__bit(open, (uint32_t)((int32_t)t + astar_dir_dx[d]));
       int b = astar__bit(open, (uint32_t)((int32_t)t +
                                           astar_dir_dy[d] * G->stride));
@@ -727,8 +715,12 @@ static int options_init(search *S, int *mode) {
     t[i].node = astar_index(G, t[i].x, t[i].y);
     t[i].offset = 0.0;
   }
-  step_h = heuristic_d(&S->h, 1, 1);
-  if (heuristic_d(&S->h, 1, 0) > step_h) step_h = heuristic_d(&S->h, 1, 0);
+  /* the largest estimate of one step of the rule */
+  step_h = 0.0;
+  for (i = 0; i < 8; i++) {
+    double v = heuristic_d(&S->h, astar_dir_dx[i], astar_dir_dy[i]);
+    if ((astar__rule_dirs(G->diagonal) & (1u << i)) && v > step_h) step_h = v;
+  }
   for (i = 0; i < nt; i++) {
     uint64_t *set = G->extra->set;
     if (astar__bit(S->L.passable, t[i].node) || t[i].node == S->start) {
@@ -754,7 +746,7 @@ static int options_init(search *S, int *mode) {
   /* the heuristic: one goal as the plain search has it, or MODE_HX */
   if (q->algorithm == ASTAR_ALGO_DIJKSTRA || q->algorithm == ASTAR_ALGO_BFS) {
     S->h.A = S->h.B = 0.0;
-    S->h.euclidean = 0;
+    S->h.shape = H_PLAIN;
   } else if (nt == 1 && t[0].offset == 0.0 && q->heuristic_fn == NULL) {
     S->h.gx = t[0].x;
     S->h.gy = t[0].y;
@@ -823,6 +815,11 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     return ASTAR_EINVAL; /* before anything changes */
   /* from here on the last search's path is gone, also on failure */
   G->last_outcome = ASTAR_NO_PATH;
+  if (q->algorithm >= ASTAR_ALGO_IDA) { /* engines of their own */
+    if (astar_algo_unsupported(G, q) != NULL) return ASTAR_EINVAL;
+    return q->algorithm == ASTAR_ALGO_IDA ? astar__ida(G, q, r)
+                                          : astar__bidir(G, q, r);
+  }
   if (q->algorithm == ASTAR_ALGO_AUTO || q->algorithm == ASTAR_ALGO_JPS) {
     /* JPS where it applies */
     if (astar_jps_unsupported(G, q) == NULL) {
@@ -881,7 +878,8 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     S.bound = q->min_cost;
   heuristic_init(&S.h, G, q, S.bound);
   min_step = G->cardinal_length;
-  if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal_length < min_step)
+  if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal != ASTAR_DIAG_HEX &&
+      G->diagonal_length < min_step)
     min_step = G->diagonal_length;
   /* keys stay finite: f is below 1e78 (costs < 2^128, lengths <= 1e9, at
    * most 2^30 steps), so a quantum of at least 2^-24 * 1e-200 is enough;

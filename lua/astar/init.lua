@@ -45,6 +45,9 @@ end
 
 astar.read_scenarios = movingai.read_scenarios
 
+-- hex grids: axial <-> offset coordinates, grids for offset maps
+astar.hex = require("astar.hex")
+
 --- Draws a grid as text with a path on it: `S` start, `G` goal, `*` the
 --- tiles between (the rest as in tostring(grid)).
 ---@param grid userdata

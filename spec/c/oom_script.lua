@@ -344,6 +344,31 @@ part("zones", function()
   remember("zones", g, 1, 1, 10, 5)
 end)
 
+part("ida and bidirectional", function()
+  local g = track(astar.new(60, 60))
+  g:fill_rect(30, 1, 1, 59, false)
+  for _, name in ipairs({ "bidirectional", "bidirectional_bfs" }) do
+    local p = g:find_path(1, 1, 60, 60, { algorithm = name })
+    if not p then fail(name .. " found nothing") end
+  end
+  local p = g:find_path(1, 1, 20, 12, { algorithm = "ida" })
+  if not p then fail("ida found nothing") end
+  -- a long path: IDA*'s path buffer grows
+  local long = track(astar.new(200, 3, { diagonals = "never" }))
+  p = long:find_path(1, 2, 200, 2, { algorithm = "ida" })
+  if not p or #p ~= 400 then fail("ida: long path") end
+  remember("ida and bidirectional", g, 1, 1, 60, 60)
+end)
+
+part("hex", function()
+  local m = astar.hex.map("odd-q", 12, 9)
+  local g = track(m:new_grid({ cost = 2 }))
+  local sx, sy = m:to_grid(1, 1)
+  local gx, gy = m:to_grid(12, 9)
+  if not g:find_path(sx, sy, gx, gy) then fail("hex: no path") end
+  remember("hex", g, sx, sy, gx, gy)
+end)
+
 part("render", function()
   local p = sgrid:find_path(1, 1, 10, 5)
   local r = astar.render(sgrid, p)
