@@ -1,6 +1,7 @@
 -- What terrain weights cost per query: plain costs, a unit class's cost
 -- table, weights and terrain together, heights, a tile callback and a move
--- callback, all on the same map and queries, in one process.
+-- callback, all on the same map and queries, in one process, under A*
+-- (and the uniform ones under JPS too).
 --
 --   lua5.4 bench/costs.lua [--every N] [--repeat N] [FILE.map.scen]
 --   luajit bench/costs.lua ...
@@ -103,15 +104,25 @@ hills:set_unit("climber", {}, { climb = 0.5, descend = 0.25 })
 local function same(x1, y1, x2, y2, c) return c end
 local function same_tile(x, y, c) return c end
 
+-- Every mode runs A* (the loop these costs feed); the last two lines show
+-- what jump point search makes of the uniform ones.
 local MODES = {
-  { name = "plain", grid = grid, exact = true },
-  { name = "cost table", grid = grid, opts = { unit = "table" }, exact = true },
-  { name = "weights x table", grid = weighted, opts = { unit = "muddy" } },
-  { name = "heights (climb)", grid = hills, opts = { unit = "climber" } },
+  { name = "plain", grid = grid, opts = { algorithm = "astar" },
+    exact = true },
+  { name = "cost table", grid = grid,
+    opts = { unit = "table", algorithm = "astar" }, exact = true },
+  { name = "weights x table", grid = weighted,
+    opts = { unit = "muddy", algorithm = "astar" } },
+  { name = "heights (climb)", grid = hills,
+    opts = { unit = "climber", algorithm = "astar" } },
   { name = "tile callback", grid = grid, opts = { tile_cost = same_tile },
     exact = true },
   { name = "move callback", grid = grid, opts = { move_cost = same },
     exact = true },
+  { name = "plain, jps", grid = grid, opts = { algorithm = "jps" },
+    exact = true },
+  { name = "cost table, jps", grid = grid,
+    opts = { unit = "table", algorithm = "jps" }, exact = true },
 }
 
 local clock = os.clock
