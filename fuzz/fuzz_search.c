@@ -602,7 +602,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (v % 9 == 5) b = INFINITY;
         lens[(v >> 4) & 1] = b;
       } else {
-        diag = v % 9 == 6 ? -1 : v % 9 == 7 ? 4 : 1000;
+        diag = v % 9 == 6 ? -1 : v % 9 == 7 ? ASTAR_DIAG_HEX + 1 : 1000;
       }
       fz_snap(&s, &grid);
       FZ_ASSERT(astar_grid_set_movement(&grid, diag, lens[0], lens[1]) ==
@@ -736,6 +736,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       u = (int)(fz_byte(&rd) % NUNIT);
       if (u > 0 && !M.unit[u].defined) u = 0;
       q.unit = u;
+      /* read_query forced JPS only if it applied to the default unit */
+      if (q.algorithm == ASTAR_ALGO_JPS && astar_jps_unsupported(&grid, &q))
+        q.algorithm = ASTAR_ALGO_ASTAR;
       run_query(&q, &r);
       break;
     }
