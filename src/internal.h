@@ -32,6 +32,21 @@ static inline uint64_t astar__quantise(double f, double inv_q) {
   return bits;
 }
 
+/* The index of the lowest set bit of a nonzero move mask: the next
+ * direction to try. */
+#if defined(__GNUC__) || defined(__clang__)
+#define astar__lowest_bit(m) ((unsigned)__builtin_ctz(m))
+#else
+static inline unsigned astar__lowest_bit(unsigned m) {
+  unsigned d = 0;
+  while (!(m & 1u)) {
+    m >>= 1;
+    d++;
+  }
+  return d;
+}
+#endif
+
 static inline int astar__bit(const uint64_t *bits, uint32_t i) {
   return (int)((bits[i >> 6] >> (i & 63)) & 1u);
 }

@@ -28,17 +28,8 @@
 /* run() is one loop compiled once per constant mode: it must be inlined
  * into each instantiation, which the compiler may decline for its size */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
-#define lowest_bit(m) ((unsigned)__builtin_ctz(m))
 #else
 #define ALWAYS_INLINE inline
-static unsigned lowest_bit(unsigned m) {
-  unsigned d = 0;
-  while (!(m & 1u)) {
-    m >>= 1;
-    d++;
-  }
-  return d;
-}
 #endif
 
 void astar_query_defaults(astar_query *q) {
@@ -499,7 +490,7 @@ static ALWAYS_INLINE int run(search *S, const int mode) {
     if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)
       break;
     while (m) {
-      unsigned d = lowest_bit(m);
+      unsigned d = astar__lowest_bit(m);
       uint32_t v = (uint32_t)((int32_t)u + offset[d]);
       double step, ng, h;
       uint32_t sv = stamp[v];

@@ -138,9 +138,8 @@ uint8_t astar__height_filter(const astar_grid *g, const astar_unit *u,
   if (g->heights == NULL || !height_limited(u)) return moves;
   h = (double)g->heights[i];
   while (m) {
-    unsigned d = 0;
+    unsigned d = astar__lowest_bit(m);
     double dh;
-    while (!(m & (1u << d))) d++;
     m &= m - 1;
     dh = (double)g->heights[(uint32_t)((int32_t)i + g->offset[d])] - h;
     if (dh > u->max_climb || -dh > u->max_drop) keep &= ~(1u << d);

@@ -38,19 +38,6 @@
 #define NONE UINT32_MAX
 #define SLOTS_INITIAL 256u
 
-#if defined(__GNUC__) || defined(__clang__)
-#define lowest_bit(m) ((unsigned)__builtin_ctz(m))
-#else
-static unsigned lowest_bit(unsigned m) {
-  unsigned d = 0;
-  while (!(m & 1u)) {
-    m >>= 1;
-    d++;
-  }
-  return d;
-}
-#endif
-
 /* ---- slots: union-find over zone ids ---- */
 
 static uint32_t zfind(astar_zones *z, uint32_t s) {
@@ -192,7 +179,7 @@ static int label_all(astar_grid *g, astar_zones *z, const links *k) {
         uint32_t u = queue[head++];
         unsigned m = links_of(k, u);
         while (m) {
-          uint32_t v = (uint32_t)((int32_t)u + k->offset[lowest_bit(m)]);
+          uint32_t v = (uint32_t)((int32_t)u + k->offset[astar__lowest_bit(m)]);
           m &= m - 1;
           if (label[v] == 0) {
             label[v] = s;
@@ -222,7 +209,7 @@ static void unite_around(astar_grid *g, astar_zones *z, const links *k,
       if (!astar__bit(k->passable, u)) continue;
       m = links_of(k, u);
       while (m) {
-        uint32_t v = (uint32_t)((int32_t)u + k->offset[lowest_bit(m)]);
+        uint32_t v = (uint32_t)((int32_t)u + k->offset[astar__lowest_bit(m)]);
         m &= m - 1;
         unite(z, z->label[u], z->label[v]);
       }
@@ -242,7 +229,7 @@ static int split_off(astar_grid *g, astar_zones *z, const links *k,
     uint32_t u = queue[head++];
     unsigned m = links_of(k, u);
     while (m) {
-      uint32_t v = (uint32_t)((int32_t)u + k->offset[lowest_bit(m)]);
+      uint32_t v = (uint32_t)((int32_t)u + k->offset[astar__lowest_bit(m)]);
       m &= m - 1;
       if (z->label[v] != s && zfind(z, z->label[v]) == root) {
         z->label[v] = s;
@@ -290,7 +277,7 @@ static int race(astar_grid *g, astar_zones *z, const links *k, uint32_t root,
       head[j] = next[u];
       m = links_of(k, u);
       while (m) {
-        uint32_t v = (uint32_t)((int32_t)u + k->offset[lowest_bit(m)]);
+        uint32_t v = (uint32_t)((int32_t)u + k->offset[astar__lowest_bit(m)]);
         uint32_t sv = stamp[v];
         m &= m - 1;
         if ((sv & ~15u) == tag) {
