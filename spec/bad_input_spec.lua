@@ -1133,6 +1133,9 @@ describe("bad query options", function()
     { { goals = { 1, 1.5 } }, "goals[2] (y of goal 1) must be an integer in 1..8, got 1.5" },
     { { goals = { "1", 1 } }, "goals[1] (x of goal 1) must be an integer in 1..10, got '1'" },
     { { stats = true }, "stats must be a table, got true" },
+    { { explored = true }, "explored must be a table, got true" },
+    { { explored = "closed" }, "explored must be a table, got 'closed'" },
+    { { explored = 0 }, "explored must be a table, got 0" },
     { { algorithm = "bidirectional", tile_cost = function(_, _, c) return c end },
       "algorithm 'bidirectional' needs no cost callbacks (tile_cost, move_cost)" },
     { { algorithm = "ida", move_cost = function(_, _, _, _, c) return c end },
@@ -1175,7 +1178,22 @@ describe("bad query options", function()
     assert.are.equal("bad argument #6 to 'next_step' (ties must be one of "
       .. "'larger_g', 'straight', 'random', got 'x')",
       helpers.error_of(g.next_step, g, 1, 1, 2, 2, { ties = "x" }))
+    assert.are.equal("bad argument #6 to 'next_step' (explored must be a "
+      .. "table, got false)",
+      helpers.error_of(g.next_step, g, 1, 1, 2, 2, { explored = false }))
   end)
+
+  it("explored may not be the path table; both are left as they were",
+    function()
+      local g = fresh()
+      local before = snapshot(g)
+      local t = { 7, 7, open = { 3 } }
+      assert.are.equal("bad argument #6 to 'find_path' (explored must not be "
+        .. "the path table (argument 7))",
+        helpers.error_of(g.find_path, g, 1, 1, W, H, { explored = t }, t))
+      assert.are.same({ 7, 7, open = { 3 } }, t)
+      assert.are.same(before, snapshot(g))
+    end)
 end)
 
 ---------------------------------------------------------------------------

@@ -261,6 +261,8 @@ typedef struct astar_grid {
   /* last search, for path extraction */
   uint32_t last_start, last_goal;
   int last_outcome;
+  /* last search, for astar_explored_next: its stamp tags (0: none) */
+  uint32_t explored_tag, explored_tag_b;
   astar_alloc_fn alloc;
   void *alloc_ud;
 } astar_grid;
@@ -508,5 +510,20 @@ const char *astar_algo_unsupported(const astar_grid *g, const astar_query *q);
  * until the grid is edited, searched again or asked about zones. */
 uint32_t astar_path_last(const astar_grid *g);
 int astar_path_prev(const astar_grid *g, uint32_t *node);
+
+/* The tiles the last search reached, for visualisers and debugging, in
+ * index order (row by row).  Start with *i = 0; each call returns
+ * ASTAR_EXPLORED_CLOSED (the tile was expanded: under JPS a jump point,
+ * in a bidirectional search by either side) or ASTAR_EXPLORED_OPEN
+ * (reached, never expanded: the open list when the search ended; beam
+ * search forgets the nodes it drops) and sets *x, *y (0-based), or returns
+ * 0 when there are no more.  IDA* keeps no such set: it reports the tiles
+ * of its last path only.  Nothing when the search did not run (blocked
+ * start or goal, goal in another zone, an error).  Valid until the grid is
+ * searched again or asked about zones (edits leave it). */
+#define ASTAR_EXPLORED_OPEN 1
+#define ASTAR_EXPLORED_CLOSED 2
+int astar_explored_next(const astar_grid *g, uint32_t *i, int32_t *x,
+                        int32_t *y);
 
 #endif

@@ -436,7 +436,7 @@ int astar__jps(astar_grid *G, const astar__jps_layer *J,
     for (d = 0; d < 8; d++) step[d] = G->step_length[d] * (double)c;
   }
 
-  open_tag = astar__next_generation(G);
+  open_tag = G->explored_tag = astar__next_generation(G);
   pos = G->heap_pos;
   stamp = G->stamp;
   heap = G->heap;

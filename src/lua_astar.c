@@ -626,15 +626,16 @@ static const char *const query_keys[] = {
     /* lua_query.c */
     "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
     "max_length", "max_nodes", "closest", "leave_blocked_start",
-    "next_to_blocked_goal", "stats",
+    "next_to_blocked_goal", "stats", "explored",
     /* lua_zones.c */
     "zones", NULL};
 
 /* Reads sx, sy, gx, gy (args 2..5) and options (arg 6), runs the search.
  * Returns 1 when there is a path (to the goal, or partial with `closest`);
- * otherwise pushes nil, reason, expanded and returns 0. */
+ * otherwise pushes nil, reason, expanded and returns 0.  out: the stack
+ * index of the path table (0: none), which must not be the explored one. */
 static int run_query(lua_State *L, astar_grid *g, const char *fname,
-                     astar_result *r) {
+                     int out, astar_result *r) {
   astar_query q;
   lc_callbacks cb;
   lq_query lq;
@@ -668,6 +669,9 @@ static int run_query(lua_State *L, astar_grid *g, const char *fname,
   }
   lc_callbacks_init(L, 6, fname, &cb, &q);
   lq_options(L, 6, fname, g, &q, &lq);
+  if (out != 0 && lq.explored != 0 && lua_rawequal(L, out, lq.explored))
+    la_error(L, 6, fname, "explored must not be the path table (argument %d)",
+             out);
   if (q.algorithm == ASTAR_ALGO_JPS) { /* forced where it cannot run */
     const char *why = astar_jps_unsupported(g, &q);
     if (why != NULL) la_error(L, 6, fname, "algorithm 'jps' needs %s", why);
@@ -681,6 +685,7 @@ static int run_query(lua_State *L, astar_grid *g, const char *fname,
     lq_raise(L, fname, &lq);
   if (st != ASTAR_OK) lc_callbacks_raise(L, fname, &cb, st, r);
   lq_stats(L, &lq, &q, r);
+  lq_explored(L, &lq, g);
   if (r->outcome == ASTAR_FOUND || r->partial) return 1;
   lua_pushnil(L);
   lua_pushstring(L, lq_outcome_names[r->outcome]);
@@ -701,7 +706,8 @@ static int g_find_path(lua_State *L) {
   if (out != LUA_TNONE && out != LUA_TNIL && out != LUA_TTABLE)
     la_error(L, 7, "find_path", "out must be a table, got %s",
               la_describe(L, 7, buf, sizeof buf));
-  if (!run_query(L, g, "find_path", &r)) return 3;
+  if (!run_query(L, g, "find_path", out == LUA_TTABLE ? 7 : 0, &r))
+    return 3;
   if (out == LUA_TTABLE)
     lua_pushvalue(L, 7);
   else
@@ -743,7 +749,7 @@ static int g_next_step(lua_State *L) {
   astar_result r;
   uint32_t node, step;
   int32_t x, y;
-  if (!run_query(L, g, "next_step", &r)) {
+  if (!run_query(L, g, "next_step", 0, &r)) {
     lua_pop(L, 1); /* nil, reason */
     return 2;
   }

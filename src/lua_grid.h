@@ -75,13 +75,15 @@ extern const luaL_Reg lz_grid_methods[];
 
 /* lua_query.c: options of find_path / next_step beyond costs (algorithm,
  * ties, goals, cutoffs, closest, blocked start/goal, heuristic function,
- * stats).  lq_options reads them into q (values it needs stay on the
- * stack); after the search lq_stats fills the stats table, and after
+ * stats, explored).  lq_options reads them into q (values it needs stay
+ * on the stack); after the search lq_stats fills the stats table and
+ * lq_explored the explored table, and after
  * ASTAR_ECALLBACK with lq_callback_failed lq_raise raises the error. */
 typedef struct lq_query {
   lua_State *L;
   int arg;          /* the options' argument number */
   int hfn, stats;   /* stack indices, 0 when absent */
+  int explored;     /* stack index of the explored table, 0 when absent */
   int failed, bad;  /* the heuristic raised / returned a bad value */
   const char *algorithm;
   char msg[200];
@@ -95,5 +97,6 @@ int lq_callback_failed(const lq_query *lq);
 void lq_raise(lua_State *L, const char *fname, lq_query *lq);
 void lq_stats(lua_State *L, const lq_query *lq, const astar_query *q,
               const astar_result *r);
+void lq_explored(lua_State *L, const lq_query *lq, const astar_grid *g);
 
 #endif

@@ -247,6 +247,15 @@ void lq_options(lua_State *L, int arg, const char *fname, astar_grid *g,
   } else {
     lua_pop(L, 1);
   }
+  lua_getfield(L, arg, "explored");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TTABLE)
+      la_error(L, arg, fname, "explored must be a table, got %s",
+               la_describe(L, -1, buf, sizeof buf));
+    lq->explored = lua_gettop(L);
+  } else {
+    lua_pop(L, 1);
+  }
 }
 
 void lq_raise(lua_State *L, const char *fname, lq_query *lq) {
@@ -259,6 +268,57 @@ int lq_callback_failed(const lq_query *lq) { return lq->failed || lq->bad; }
 static void set_int(lua_State *L, int t, const char *k, double v) {
   lua_pushinteger(L, (lua_Integer)v);
   lua_setfield(L, t, k);
+}
+
+/* Appends x, y (0-based) as t[n + 1], t[n + 2] (1-based); returns n + 2. */
+static lua_Integer push_xy(lua_State *L, int t, lua_Integer n, int32_t x,
+                           int32_t y) {
+  lua_pushinteger(L, x + 1);
+  lua_rawseti(L, t, (int)(n + 1));
+  lua_pushinteger(L, y + 1);
+  lua_rawseti(L, t, (int)(n + 2));
+  return n + 2;
+}
+
+/* Sets t[n + 1], t[n + 2], ... to nil up to the first nil. */
+static void clear_from(lua_State *L, int t, lua_Integer n) {
+  for (;;) {
+    lua_rawgeti(L, t, (int)++n);
+    if (lua_isnil(L, -1)) break;
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_rawseti(L, t, (int)n);
+  }
+  lua_pop(L, 1);
+}
+
+/* The explored table: its array part gets the expanded tiles as x, y
+ * pairs, its field `open` (a table, reused when there is one) the tiles
+ * reached but never expanded. */
+void lq_explored(lua_State *L, const lq_query *lq, const astar_grid *g) {
+  int t = lq->explored, open;
+  lua_Integer nc = 0, no = 0;
+  uint32_t i = 0;
+  int32_t x, y;
+  int state;
+  if (t == 0) return;
+  lua_getfield(L, t, "open");
+  if (lua_type(L, -1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, t, "open");
+  }
+  open = lua_gettop(L);
+  while ((state = astar_explored_next(g, &i, &x, &y)) != 0) {
+    if (state == ASTAR_EXPLORED_CLOSED)
+      nc = push_xy(L, t, nc, x, y);
+    else
+      no = push_xy(L, open, no, x, y);
+  }
+  clear_from(L, t, nc);
+  clear_from(L, open, no);
+  lua_pop(L, 1);
 }
 
 void lq_stats(lua_State *L, const lq_query *lq, const astar_query *q,

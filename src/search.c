@@ -95,6 +95,7 @@ static uint32_t next_generation(astar_grid *G) {
  * searches; the last path's parent links are gone after that. */
 uint32_t astar__next_tag(astar_grid *G) {
   G->last_outcome = ASTAR_NO_PATH;
+  G->explored_tag = G->explored_tag_b = 0;
   return next_generation(G);
 }
 
@@ -806,6 +807,7 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     return ASTAR_EINVAL; /* before anything changes */
   /* from here on the last search's path is gone, also on failure */
   G->last_outcome = ASTAR_NO_PATH;
+  G->explored_tag = G->explored_tag_b = 0;
   if (q->algorithm >= ASTAR_ALGO_IDA) { /* engines of their own */
     if (astar_algo_unsupported(G, q) != NULL) return ASTAR_EINVAL;
     return q->algorithm == ASTAR_ALGO_IDA ? astar__ida(G, q, r)
@@ -883,7 +885,7 @@ int astar_find_path(astar_grid *G, const astar_query *q, astar_result *r) {
     if (st == 1) return ASTAR_OK;
     if (st != ASTAR_OK) return st;
   }
-  S.tag = next_generation(G);
+  S.tag = G->explored_tag = next_generation(G);
 
   G->busy = 1;
   if ((mode & MODE_TILE_FN) && !opts) { /* a goal the callback closes */
@@ -952,6 +954,28 @@ int astar_path_prev(const astar_grid *G, uint32_t *node) {
   if (G->last_outcome != ASTAR_FOUND || *node == G->last_start) return 0;
   *node = (uint32_t)((int32_t)*node - G->offset[G->stamp[*node] & STAMP_DIR]);
   return 1;
+}
+
+int astar_explored_next(const astar_grid *G, uint32_t *i, int32_t *x,
+                        int32_t *y) {
+  const uint32_t *fwd = G->stamp, *back = NULL;
+  uint32_t tag = G->explored_tag, tag_b = G->explored_tag_b;
+  if (tag == 0 || fwd == NULL) return 0;
+  if (tag_b != 0 && G->more != NULL) back = G->more->stamp_b;
+  for (; *i < G->ntiles; ++*i) {
+    uint32_t s = fwd[*i], state = 0;
+    if ((s & STAMP_GEN_MASK) == tag)
+      state = (s & STAMP_CLOSED) ? ASTAR_EXPLORED_CLOSED : ASTAR_EXPLORED_OPEN;
+    if (back != NULL && (back[*i] & STAMP_GEN_MASK) == tag_b &&
+        state != ASTAR_EXPLORED_CLOSED)
+      state = (back[*i] & STAMP_CLOSED) ? ASTAR_EXPLORED_CLOSED
+                                        : ASTAR_EXPLORED_OPEN;
+    if (state != 0) {
+      astar_xy(G, (*i)++, x, y);
+      return (int)state;
+    }
+  }
+  return 0;
 }
 
 /* The scratch helpers, for the other engines (jps.c). */

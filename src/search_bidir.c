@@ -424,8 +424,8 @@ int astar__bidir(astar_grid *G, const astar_query *q, astar_result *r) {
   bq.gy = q->sy;
   astar__heuristic_init(&B.h[1], G, &bq, bound);
   B.zero_h = B.h[0].A == 0.0 && B.h[0].B == 0.0;
-  B.tag = astar__next_generation(G);
-  B.tag_b = next_generation_b(B.M, G->ntiles);
+  B.tag = G->explored_tag = astar__next_generation(G);
+  B.tag_b = G->explored_tag_b = next_generation_b(B.M, G->ntiles);
   G->busy = 1;
   st = relax(&B, 0, B.start, 0, 0.0, q->sx, q->sy);
   if (st == ASTAR_OK) st = relax(&B, 1, B.goal, 0, 0.0, q->gx, q->gy);

@@ -55,7 +55,7 @@ int astar__ida(astar_grid *G, const astar_query *q, astar_result *r) {
   goal = astar_index(G, q->gx, q->gy);
   cap = q->max_nodes != 0 ? q->max_nodes : ASTAR_IDA_DEFAULT_NODES;
   stamp = G->stamp;
-  tag = astar__next_generation(G);
+  tag = G->explored_tag = astar__next_generation(G);
   limit = heuristic_at(&h, q->sx, q->sy);
   G->busy = 1;
   while (!found) {
