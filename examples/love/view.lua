@@ -1,0 +1,296 @@
+-- Drawing for the PathDemo: the map (kept in a canvas, redrawn when it
+-- changes), the explored tiles, zones, the path and the side panel.
+local scene = require("scene")
+
+local view = {}
+
+view.WIDTH, view.HEIGHT, view.PANEL = 1280, 800, 320
+
+local TERRAIN_COLOURS = {
+  road = { 0.86, 0.78, 0.60 },
+  grass = { 0.55, 0.73, 0.42 },
+  forest = { 0.24, 0.47, 0.29 },
+  swamp = { 0.46, 0.45, 0.30 },
+  water = { 0.27, 0.50, 0.78 },
+}
+local WALL = { 0.22, 0.22, 0.27 }
+local BACKGROUND = { 0.11, 0.11, 0.14 }
+local CLOSED = { 1.00, 0.42, 0.28, 0.45 }
+local OPEN = { 0.30, 0.90, 1.00, 0.85 }
+local TEXT, DIM, WARN = { 0.92, 0.92, 0.95 }, { 0.62, 0.63, 0.70 },
+  { 1.00, 0.45, 0.40 }
+
+-- The brushes, in key order 1..6: a terrain name or "wall".
+view.BRUSHES = { "road", "grass", "forest", "swamp", "water", "wall" }
+
+local fonts = {}
+
+function view.init()
+  fonts.small = love.graphics.newFont(13)
+  fonts.body = love.graphics.newFont(15)
+  fonts.title = love.graphics.newFont(22)
+  fonts.marker = love.graphics.newFont(12)
+end
+
+-- Where the map goes: tile size and offset, fitted into the map area.
+function view.layout(map)
+  local w, h = map.grid:size()
+  local area_w = view.WIDTH - view.PANEL
+  local size = math.floor(math.min(area_w / w, view.HEIGHT / h))
+  return {
+    size = size,
+    x = math.floor((area_w - w * size) / 2),
+    y = math.floor((view.HEIGHT - h * size) / 2),
+  }
+end
+
+-- The tile under screen point (px, py), or nil.
+function view.tile_at(map, lay, px, py)
+  local w, h = map.grid:size()
+  local x = math.floor((px - lay.x) / lay.size) + 1
+  local y = math.floor((py - lay.y) / lay.size) + 1
+  if x >= 1 and y >= 1 and x <= w and y <= h then return x, y end
+end
+
+local function set(c, a)
+  love.graphics.setColor(c[1], c[2], c[3], a or c[4] or 1)
+end
+
+-- A little decoration per terrain, varied by position so a field of it
+-- does not look stamped.
+local function decorate(name, px, py, s, x, y)
+  local v = ((x * 7 + y * 13) % 5) / 5
+  if name == "forest" then
+    love.graphics.setColor(0.15, 0.33, 0.19)
+    love.graphics.circle("fill", px + s * (0.35 + 0.3 * v), py + s * 0.45,
+      s * 0.3)
+  elseif name == "swamp" then
+    love.graphics.setColor(0.33, 0.36, 0.22)
+    love.graphics.rectangle("fill", px + s * 0.2, py + s * (0.3 + 0.4 * v),
+      s * 0.45, s * 0.12)
+  elseif name == "water" then
+    love.graphics.setColor(0.40, 0.62, 0.88)
+    love.graphics.rectangle("fill", px + s * (0.15 + 0.3 * v), py + s * 0.45,
+      s * 0.4, math.max(1, s * 0.08))
+  elseif name == "grass" and v < 0.3 then
+    love.graphics.setColor(0.49, 0.67, 0.37)
+    love.graphics.rectangle("fill", px + s * 0.5, py + s * 0.3, 1, s * 0.3)
+  end
+end
+
+-- Paints the terrain and walls of map into a new canvas.
+function view.terrain_canvas(map, lay)
+  local w, h = map.grid:size()
+  local s = lay.size
+  local canvas = love.graphics.newCanvas(w * s, h * s)
+  love.graphics.setCanvas(canvas)
+  love.graphics.clear(BACKGROUND)
+  for y = 1, h do
+    for x = 1, w do
+      local px, py = (x - 1) * s, (y - 1) * s
+      if map.grid:is_blocked(x, y) then
+        set(WALL)
+        love.graphics.rectangle("fill", px, py, s, s)
+        love.graphics.setColor(0.32, 0.32, 0.38)
+        love.graphics.rectangle("fill", px, py, s, math.max(1, s * 0.2))
+      else
+        local name = map.grid:get_terrain(x, y)
+        set(TERRAIN_COLOURS[name])
+        love.graphics.rectangle("fill", px, py, s, s)
+        decorate(name, px, py, s, x, y)
+      end
+    end
+  end
+  love.graphics.setCanvas()
+  return canvas
+end
+
+-- A colour per zone id, spread round the colour wheel.
+local function zone_colour(id)
+  local hue = (id * 0.618034) % 1
+  local i = math.floor(hue * 6)
+  local f = hue * 6 - i
+  local q, t = 1 - f, f
+  local rgb = ({ { 1, t, 0 }, { q, 1, 0 }, { 0, 1, t }, { 0, q, 1 },
+                 { t, 0, 1 }, { 1, 0, q } })[i + 1]
+  return { 0.25 + 0.7 * rgb[1], 0.25 + 0.7 * rgb[2], 0.25 + 0.7 * rgb[3] }
+end
+
+local function fill_tiles(list, lay, inset)
+  local s = lay.size
+  for i = 1, #list, 2 do
+    love.graphics.rectangle("fill", lay.x + (list[i] - 1) * s + inset,
+      lay.y + (list[i + 1] - 1) * s + inset, s - 2 * inset, s - 2 * inset)
+  end
+end
+
+local function draw_zones(state, lay)
+  local grid, s = state.map.grid, lay.size
+  local w, h = grid:size()
+  for y = 1, h do
+    for x = 1, w do
+      local id = state.zones[(y - 1) * w + x]
+      if id ~= 0 then
+        set(zone_colour(id), 0.55)
+        love.graphics.rectangle("fill", lay.x + (x - 1) * s,
+          lay.y + (y - 1) * s, s, s)
+      end
+    end
+  end
+end
+
+local function centre(lay, x, y)
+  return lay.x + (x - 0.5) * lay.size, lay.y + (y - 0.5) * lay.size
+end
+
+local function draw_path(path, lay)
+  if not path or #path < 4 then return end
+  local pts = {}
+  for i = 1, #path, 2 do
+    local cx, cy = centre(lay, path[i], path[i + 1])
+    pts[#pts + 1], pts[#pts + 2] = cx, cy
+  end
+  love.graphics.setLineJoin("bevel")
+  love.graphics.setColor(0.05, 0.05, 0.08, 0.8)
+  love.graphics.setLineWidth(lay.size * 0.45)
+  love.graphics.line(pts)
+  love.graphics.setColor(1, 1, 1)
+  love.graphics.setLineWidth(lay.size * 0.22)
+  love.graphics.line(pts)
+  love.graphics.setLineWidth(1)
+end
+
+local function draw_marker(lay, tile, colour, letter)
+  local cx, cy = centre(lay, tile[1], tile[2])
+  local r = lay.size * 0.7
+  love.graphics.setColor(0.05, 0.05, 0.08, 0.8)
+  love.graphics.circle("fill", cx, cy + 1, r + 2)
+  set(colour)
+  love.graphics.circle("fill", cx, cy, r)
+  love.graphics.setColor(1, 1, 1)
+  love.graphics.setFont(fonts.marker)
+  love.graphics.printf(letter, cx - r, cy - fonts.marker:getHeight() / 2,
+    2 * r, "center")
+end
+
+function view.draw_map(state, lay)
+  love.graphics.clear(BACKGROUND)
+  love.graphics.setColor(1, 1, 1)
+  love.graphics.draw(state.canvas, lay.x, lay.y)
+  if state.show_zones then draw_zones(state, lay) end
+  local r = state.result
+  if state.show_explored and r.explored then
+    set(CLOSED)
+    fill_tiles(r.explored, lay, 1)
+    set(OPEN)
+    fill_tiles(r.explored.open or {}, lay, math.floor(lay.size * 0.3))
+  end
+  draw_path(r.path, lay)
+  draw_marker(lay, state.map.start, { 0.20, 0.75, 0.35 }, "S")
+  draw_marker(lay, state.map.goal, { 0.90, 0.25, 0.25 }, "G")
+end
+
+-- The side panel: settings, results, brushes and keys.
+local function line(text, colour, font)
+  return { text = text, colour = colour or TEXT, font = font or "body" }
+end
+
+local function unit_cost(unit, terrain)
+  local c = unit.costs[terrain]
+  if c == nil then c = unit.costs["*"] end
+  if c == nil then c = 1 end
+  return c and ("%g"):format(c) or "-"
+end
+
+function view.draw_panel(state)
+  local x0 = view.WIDTH - view.PANEL
+  love.graphics.setColor(0.15, 0.15, 0.19)
+  love.graphics.rectangle("fill", x0, 0, view.PANEL, view.HEIGHT)
+  local q, r = state.query, state.result
+  local lines = {
+    line("astar PathDemo", TEXT, "title"),
+    line(state.map.name, DIM, "small"),
+    line(""),
+  }
+  for _, a in ipairs(scene.ALGORITHMS) do
+    local on = a.name == q.algorithm
+    local label = a.label
+    if a.name == "weighted" then label = ("%s (w = %g)"):format(label, q.weight) end
+    lines[#lines + 1] = line((on and "> " or "   ") .. label,
+      on and TEXT or DIM)
+  end
+  lines[#lines + 1] = line("")
+  lines[#lines + 1] = line("heuristic  " .. q.heuristic)
+  lines[#lines + 1] = line("diagonals  " .. state.diagonals)
+  lines[#lines + 1] = line("unit  " .. q.unit)
+  lines[#lines + 1] = line("")
+  if r.error then
+    lines[#lines + 1] = line(r.error, WARN, "small")
+  elseif r.path then
+    lines[#lines + 1] = line(("cost  %.2f   (%d tiles)"):format(r.cost,
+      #r.path / 2))
+  else
+    lines[#lines + 1] = line("no path: " .. tostring(r.reason), WARN)
+  end
+  if not r.error then
+    lines[#lines + 1] = line(("expanded  %d    generated  %d"):format(
+      r.expanded or 0, r.generated or 0))
+    if r.us then
+      lines[#lines + 1] = line(("time  %.1f us per search"):format(r.us))
+    end
+  end
+  if state.anim then lines[#lines + 1] = line("animating...", DIM) end
+  lines[#lines + 1] = line("")
+  local y = 18
+  for _, l in ipairs(lines) do
+    love.graphics.setFont(fonts[l.font])
+    set(l.colour)
+    love.graphics.printf(l.text, x0 + 18, y, view.PANEL - 30)
+    local _, wrapped = fonts[l.font]:getWrap(l.text, view.PANEL - 30)
+    y = y + fonts[l.font]:getHeight() * math.max(1, #wrapped) + 4
+  end
+  y = y + 8
+  view.draw_brushes(state, x0 + 18, y)
+end
+
+function view.draw_brushes(state, x, y)
+  local unit
+  for _, u in ipairs(scene.UNITS) do
+    if u.name == state.query.unit then unit = u end
+  end
+  love.graphics.setFont(fonts.small)
+  for i, b in ipairs(view.BRUSHES) do
+    local yy = y + (i - 1) * 22
+    set(b == "wall" and WALL or TERRAIN_COLOURS[b])
+    love.graphics.rectangle("fill", x, yy, 16, 16)
+    if b == state.brush then
+      love.graphics.setColor(1, 1, 1)
+      love.graphics.rectangle("line", x - 2, yy - 2, 20, 20)
+    end
+    set(b == state.brush and TEXT or DIM)
+    local cost = b == "wall" and "closed" or "cost " .. unit_cost(unit, b)
+    love.graphics.print(("%d  %s  (%s)"):format(i, b, cost), x + 26, yy)
+  end
+  local ly = y + #view.BRUSHES * 22 + 10
+  set(CLOSED)
+  love.graphics.rectangle("fill", x, ly, 16, 16)
+  set(OPEN)
+  love.graphics.rectangle("fill", x + 130 + 5, ly + 5, 6, 6)
+  set(DIM)
+  love.graphics.print("expanded", x + 26, ly)
+  love.graphics.print("frontier", x + 156, ly)
+  local help = {
+    "left drag: paint, or move S / G",
+    "right drag: grass     c: clear",
+    "a / tab: algorithm    h: heuristic",
+    "d: diagonals   u: unit   [ ]: weight",
+    "e: explored   z: zones   space: animate",
+    "m: next map   r: reset   p: screenshot",
+  }
+  set(DIM)
+  for i, text in ipairs(help) do
+    love.graphics.print(text, x, view.HEIGHT - 20 - (#help - i + 1) * 19)
+  end
+end
+
+return view
