@@ -60,6 +60,18 @@ test-%: build/%/astar/core.so
 demo: build/5.4/astar/core.so
 	$(LUA_5.4) examples/demo.lua
 
+# The terminal examples, non-interactive, on 5.4, 5.1 and LuaJIT (CI runs
+# this); the LÖVE demo's scripted check needs love and xvfb-run.
+ROGUELIKE_TURNS ?= 60
+examples: build/5.4/astar/core.so build/5.1/astar/core.so build/jit/astar/core.so
+	$(LUA_5.4) examples/demo.lua --no-color > /dev/null
+	$(foreach v,5.4 5.1 jit,$(LUA_$(v)) examples/roguelike/main.lua --demo $(ROGUELIKE_TURNS) --no-color > /dev/null &&) true
+	@echo "examples: demo and roguelike ran"
+
+love-selftest: build/jit/astar/core.so
+	@mkdir -p build/love
+	xvfb-run -a -s '-screen 0 1280x800x24' love examples/love --selftest build/love/selftest.png
+
 # BENCH_DIR: any directory of .map/.map.scen; BENCH_ARGS: e.g. --every 10
 BENCH_DIR ?= ../shared/maps
 BENCH_ARGS ?=
@@ -89,7 +101,7 @@ valgrind: build/valgrind/astar/core.so
 clean:
 	rm -rf build
 
-.PHONY: all test demo bench asan valgrind clean
+.PHONY: all test demo examples love-selftest bench asan valgrind clean
 
 # Reliability targets live beside their sources (fuzzing, OOM host, GC
 # stress, static checks); each fragment adds its own targets.
