@@ -63,6 +63,7 @@ local function refresh_zones()
       state.zones[(y - 1) * w + x] = grid:zone(x, y, state.query.unit)
     end
   end
+  state.zone_count = grid:zone_count(state.query.unit)
 end
 
 -- Runs the search again; terrain: the map's tiles changed too.

@@ -92,6 +92,48 @@ local function check_zones(state, hooks)
   state.query.unit = "walker"
 end
 
+-- Drives the demo's own input handlers as a player would (every key,
+-- painting with every brush, dragging the start, an animation), drawing
+-- after each step; any Lua error is a failure.
+local function exercise(state)
+  local function tile_point(x, y)
+    local lay = state.layout
+    return lay.x + (x - 0.5) * lay.size, lay.y + (y - 0.5) * lay.size
+  end
+  local function step(what, f, ...)
+    local ok, err = pcall(f, ...)
+    if ok then ok, err = pcall(love.draw) end
+    if not ok then fail("%s: %s", what, tostring(err)) end
+  end
+  local keys = { "a", "a", "tab", "h", "h", "d", "d", "u", "u", "u", "e",
+                 "z", "[", "]", "3", "space", "m", "z", "m", "2", "c", "r",
+                 "d", "d", "e" }
+  for _, k in ipairs(keys) do
+    step("key " .. k, love.keypressed, k)
+    for _ = 1, 3 do step("update after " .. k, love.update, 0.25) end
+  end
+  for i = 1, 6 do
+    step("brush " .. i, love.keypressed, tostring(i))
+    local px, py = tile_point(10 + i, 20)
+    step("paint " .. i, love.mousepressed, px, py, 1)
+    step("paint drag " .. i, love.mousemoved, px + state.layout.size, py)
+    step("paint release", love.mousereleased, px, py, 1)
+  end
+  local start = { state.map.start[1], state.map.start[2] }
+  local sx, sy = tile_point(start[1], start[2])
+  local tx, ty = tile_point(start[1] + 3, start[2] - 2)
+  step("grab the start", love.mousepressed, sx, sy, 1)
+  step("drag the start", love.mousemoved, tx, ty)
+  step("drop the start", love.mousereleased, tx, ty, 1)
+  if state.map.start[1] ~= start[1] + 3 or state.map.start[2] ~= start[2] - 2 then
+    fail("dragging the start left it at (%d, %d)", state.map.start[1],
+      state.map.start[2])
+  end
+  step("right-drag", love.mousepressed, tx, ty, 2)
+  step("right-drag release", love.mousereleased, tx, ty, 2)
+  print(("selftest input ok: %d keys, 6 brushes, a drag"):format(#keys))
+end
+
 -- Distinct colours over a sample of the image: a blank frame has one.
 local function colours(img)
   local seen, n = {}, 0
@@ -125,6 +167,14 @@ function selftest.start(state, hooks)
   check_animation(state.maps[1])
   hooks.use_map(1)
   check_zones(state, hooks)
+  exercise(state)
+
+  -- back to the valley as it ships
+  state.maps = scene.load_maps(hooks.examples)
+  state.diagonals = "no_corner_cut"
+  state.show_zones = false
+  state.query.unit, state.query.heuristic = "walker", "default"
+  hooks.use_map(1)
 
   -- the front-page scene: A* on the valley, explored tiles and path
   state.query.algorithm = "astar"

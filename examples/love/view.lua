@@ -222,7 +222,8 @@ function view.draw_panel(state)
   lines[#lines + 1] = line("")
   lines[#lines + 1] = line("heuristic  " .. q.heuristic)
   lines[#lines + 1] = line("diagonals  " .. state.diagonals)
-  lines[#lines + 1] = line("unit  " .. q.unit)
+  lines[#lines + 1] = line("unit  " .. q.unit .. (state.show_zones
+    and ("    zones  %d"):format(state.zone_count or 0) or ""))
   lines[#lines + 1] = line("")
   if r.error then
     lines[#lines + 1] = line(r.error, WARN, "small")
