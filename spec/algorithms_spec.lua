@@ -15,14 +15,6 @@ local function same(case, a, b)
   return helpers.close(a, b, REL)
 end
 
-local function pick_tile(rng, case)
-  for _ = 1, 30 do
-    local x, y = rng:int(1, case.width), rng:int(1, case.height)
-    if case.costs[(y - 1) * case.width + x] then return x, y end
-  end
-  return rng:int(1, case.width), rng:int(1, case.height)
-end
-
 -- The fewest steps from start to goal (every passable tile costs 1, every
 -- legal step has length 1), by the reference Dijkstra.
 local function fewest_steps(case, sx, sy, gx, gy)
@@ -46,8 +38,8 @@ local function each_case(base_seed, fn, n, size)
     local case = helpers.random_case(rng, astar, {
       width = rng:int(1, size), height = rng:int(1, size),
       rule = helpers.ALL_RULES[k % #helpers.ALL_RULES + 1] })
-    local sx, sy = pick_tile(rng, case)
-    local gx, gy = pick_tile(rng, case)
+    local sx, sy = helpers.pick_tile(rng, case)
+    local gx, gy = helpers.pick_tile(rng, case)
     local ref, reason = helpers.dijkstra(case.desc, sx, sy, gx, gy)
     local ctx = helpers.describe_case(seed, case,
       (" query=(%d,%d)->(%d,%d)"):format(sx, sy, gx, gy))
@@ -386,8 +378,8 @@ describe("ida and bidirectional with unit classes and heights", function()
           rule = helpers.ALL_RULES[k % #helpers.ALL_RULES + 1],
           weights = name == "ida" and "int" or nil })
         local desc = with_heights(case, rng)
-        local sx, sy = pick_tile(rng, case)
-        local gx, gy = pick_tile(rng, case)
+        local sx, sy = helpers.pick_tile(rng, case)
+        local gx, gy = helpers.pick_tile(rng, case)
         local ctx = helpers.describe_case(seed, case,
           (" %s (%d,%d)->(%d,%d)"):format(name, sx, sy, gx, gy))
         local ref, reason = helpers.dijkstra(desc, sx, sy, gx, gy)

@@ -27,14 +27,6 @@ local function tile_set(list, w, h, ctx)
   return set, n
 end
 
-local function pick_tile(rng, case)
-  for _ = 1, 30 do
-    local x, y = rng:int(1, case.width), rng:int(1, case.height)
-    if case.costs[(y - 1) * case.width + x] then return x, y end
-  end
-  return rng:int(1, case.width), rng:int(1, case.height)
-end
-
 local function each_case(base, opts, fn)
   for k = 1, CASES do
     local seed = base + k
@@ -42,8 +34,8 @@ local function each_case(base, opts, fn)
     local o = { width = rng:int(1, 12), height = rng:int(1, 12) }
     for key, v in pairs(opts) do o[key] = v end
     local case = helpers.random_case(rng, astar, o)
-    local sx, sy = pick_tile(rng, case)
-    local gx, gy = pick_tile(rng, case)
+    local sx, sy = helpers.pick_tile(rng, case)
+    local gx, gy = helpers.pick_tile(rng, case)
     local ctx = helpers.describe_case(seed, case,
       (" (%d,%d)->(%d,%d)"):format(sx, sy, gx, gy))
     fn(case, sx, sy, gx, gy, ctx)

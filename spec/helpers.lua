@@ -6,6 +6,7 @@
 --   helpers.check_path(desc, path, sx, sy, gx, gy)   move-by-move check
 --   helpers.rng(seed)                        portable random numbers
 --   helpers.random_case(rng, astar [, opts]) random grid + its description
+--   helpers.pick_tile(rng, case)             a (passable) tile of a case
 --   helpers.maps_dir()                       "../shared/maps" or nil
 --   helpers.error_of(f, ...)                 the message f raised
 --
@@ -409,6 +410,16 @@ function helpers.random_case(rng, astar, opts)
     wall = wall, build = build,
     integer = len.integer and weights ~= "real",
   }
+end
+
+-- A tile of a random case, passable when one of 30 random draws finds
+-- one (else any tile: the case may be all walls).
+function helpers.pick_tile(rng, case)
+  for _ = 1, 30 do
+    local x, y = rng:int(1, case.width), rng:int(1, case.height)
+    if case.costs[(y - 1) * case.width + x] then return x, y end
+  end
+  return rng:int(1, case.width), rng:int(1, case.height)
 end
 
 -- A description of an astar grid built from a flat cost list.

@@ -14,14 +14,6 @@ local function same(case, a, b)
   return helpers.close(a, b, REL)
 end
 
-local function pick_tile(rng, case)
-  for _ = 1, 30 do
-    local x, y = rng:int(1, case.width), rng:int(1, case.height)
-    if case.costs[(y - 1) * case.width + x] then return x, y end
-  end
-  return rng:int(1, case.width), rng:int(1, case.height)
-end
-
 local function each_case(base, fn)
   for k = 1, CASES do
     local seed = base + k
@@ -133,10 +125,10 @@ describe("goals", function()
 
   it("random grids: the cost is the least over the goals", function()
     each_case(31000, function(case, rng, ctx)
-      local sx, sy = pick_tile(rng, case)
+      local sx, sy = helpers.pick_tile(rng, case)
       local goals, best, many = {}, nil, rng:int(1, 25)
       for i = 1, many do
-        local gx, gy = pick_tile(rng, case)
+        local gx, gy = helpers.pick_tile(rng, case)
         goals[2 * i - 1], goals[2 * i] = gx, gy
         local c = helpers.dijkstra(case.desc, sx, sy, gx, gy)
         if c and (best == nil or c < best) then best = c end
@@ -215,8 +207,8 @@ describe("cutoffs", function()
   it("random grids: generous cutoffs change nothing, tight ones cut",
      function()
     each_case(32000, function(case, rng, ctx)
-      local sx, sy = pick_tile(rng, case)
-      local gx, gy = pick_tile(rng, case)
+      local sx, sy = helpers.pick_tile(rng, case)
+      local gx, gy = helpers.pick_tile(rng, case)
       local ref = helpers.dijkstra(case.desc, sx, sy, gx, gy)
       ctx = ctx .. (" (%d,%d)->(%d,%d)"):format(sx, sy, gx, gy)
       if not ref or ref == 0 then return end
@@ -276,7 +268,7 @@ describe("closest", function()
   it("random grids: the reachable tile nearest the goal, then the cheapest,"
      .. " then the lowest row and column", function()
     each_case(33000, function(case, rng, ctx)
-      local sx, sy = pick_tile(rng, case)
+      local sx, sy = helpers.pick_tile(rng, case)
       local gx, gy = rng:int(1, case.width), rng:int(1, case.height)
       ctx = ctx .. (" (%d,%d)->(%d,%d)"):format(sx, sy, gx, gy)
       local desc = case.desc
@@ -369,7 +361,7 @@ describe("start and goal", function()
     each_case(34000, function(case, rng, ctx)
       local desc = case.desc
       local sx, sy = rng:int(1, case.width), rng:int(1, case.height)
-      local gx, gy = pick_tile(rng, case)
+      local gx, gy = helpers.pick_tile(rng, case)
       ctx = ctx .. (" (%d,%d)->(%d,%d)"):format(sx, sy, gx, gy)
       -- leave_blocked_start
       local ref = leave_cost(desc, sx, sy, gx, gy)
