@@ -217,6 +217,20 @@ part("find_path with out", function()
   remember("find_path with out", g, 25, 4, 1, 1)
 end)
 
+part("find_path with explored", function()
+  local g = track(astar.new(30, 20))
+  g:fill_rect(10, 1, 1, 15, false)
+  local seen, st = {}, {}
+  local p = g:find_path(1, 1, 20, 1, { algorithm = "dijkstra",
+    explored = seen, stats = st }, nil)
+  if not p or #seen / 2 ~= st.expanded or #seen.open == 0 then
+    fail("explored not filled")
+  end
+  g:find_path(1, 1, 2, 1, { explored = seen }) -- fewer: the rest is cleared
+  if #seen / 2 > 4 or seen[9] ~= nil then fail("explored not cleared") end
+  remember("find_path with explored", g, 1, 1, 30, 20)
+end)
+
 part("next_step", function()
   local x, y, c = base:next_step(1, 1, 12, 8)
   if not x or not y or not c then fail("next_step found nothing") end
