@@ -41,8 +41,9 @@
  * astar_path_last / astar_path_prev, runs from start to goal through
  * r->length distinct tiles, each step legal under the diagonal rule into a
  * passable tile, and its step costs, summed from the start, give r->cost
- * exactly; expanded >= length and <= the number of passable tiles; a
- * search that found nothing leaves no path; the start and goal share a
+ * exactly; expanded >= length and <= the number of passable tiles;
+ * astar_explored_next lists tiles open to the unit, each once, as many
+ * expanded as r->expanded; a search that found nothing leaves no path; the start and goal share a
  * zone exactly when the reference reaches the goal, and a search between
  * two zones expands nothing.  A failing allocator gives
  * ASTAR_ENOMEM (only when an allocation really failed), leaves the grid
@@ -338,6 +339,24 @@ static void check_zones(const astar_query *q, const astar_result *r,
   }
 }
 
+/* astar_explored_next after a search: tiles in range, open to the unit,
+ * in index order (so each once), and as many expanded as r->expanded
+ * (this harness runs A* and JPS, which expand a tile once). */
+static void check_explored(const astar_result *r) {
+  uint32_t i = 0, closed = 0;
+  int32_t x, y, prev = -1;
+  int st;
+  while ((st = astar_explored_next(&grid, &i, &x, &y)) != 0) {
+    FZ_ASSERT(st == ASTAR_EXPLORED_OPEN || st == ASTAR_EXPLORED_CLOSED);
+    FZ_ASSERT(x >= 0 && x < M.w && y >= 0 && y < M.h);
+    FZ_ASSERT(u_open(x, y));
+    FZ_ASSERT(y * M.w + x > prev);
+    prev = y * M.w + x;
+    if (st == ASTAR_EXPLORED_CLOSED) closed++;
+  }
+  FZ_ASSERT(closed == r->expanded);
+}
+
 static void check_result(const astar_query *q, const astar_result *r) {
   static uint8_t seen[NMAX + 8 * SIDE];
   double opt, cheap_step, quantum, tol;
@@ -379,6 +398,7 @@ static void check_result(const astar_query *q, const astar_result *r) {
                                  ? ASTAR_ALGO_JPS : ASTAR_ALGO_ASTAR) ||
             q->algorithm != ASTAR_ALGO_AUTO);
   FZ_ASSERT(r->expanded <= (uint32_t)passable);
+  check_explored(r);
 
   node = astar_path_last(&grid);
   if (r->outcome != ASTAR_FOUND) {
