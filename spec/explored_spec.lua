@@ -224,6 +224,16 @@ describe("explored", function()
     assert.are.equal(m, #e.open / 2)
   end)
 
+  it("fills the table raw: its metatable is not consulted", function()
+    local grid = astar.new(6, 6)
+    local function refuse() error("metamethod called", 0) end
+    local e = setmetatable({}, { __index = refuse, __newindex = refuse })
+    grid:find_path(1, 1, 6, 6, { explored = e, algorithm = "astar" })
+    local _, n = tile_set(e, 6, 6, "closed")
+    assert.are.equal(6, n)
+    assert.is_table(rawget(e, "open"))
+  end)
+
   it("is empty when no search ran, and next_step fills it too", function()
     local grid = astar.from_string([[
 ..#..

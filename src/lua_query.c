@@ -11,6 +11,7 @@
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -269,9 +270,12 @@ static void set_int(lua_State *L, int t, const char *k, double v) {
   lua_setfield(L, t, k);
 }
 
-/* Appends x, y (0-based) as t[n + 1], t[n + 2] (1-based); returns n + 2. */
+/* Appends x, y (0-based) as t[n + 1], t[n + 2] (1-based); returns n + 2.
+ * (Lua 5.1's array indices are ints: a list longer than that would have
+ * run out of memory long before.) */
 static lua_Integer push_xy(lua_State *L, int t, lua_Integer n, int32_t x,
                            int32_t y) {
+  if (n > INT_MAX - 3) luaL_error(L, "explored: too many tiles for a table");
   lua_pushinteger(L, x + 1);
   lua_rawseti(L, t, (int)(n + 1));
   lua_pushinteger(L, y + 1);
@@ -281,7 +285,7 @@ static lua_Integer push_xy(lua_State *L, int t, lua_Integer n, int32_t x,
 
 /* Sets t[n + 1], t[n + 2], ... to nil up to the first nil. */
 static void clear_from(lua_State *L, int t, lua_Integer n) {
-  for (;;) {
+  while (n < INT_MAX) {
     lua_rawgeti(L, t, (int)++n);
     if (lua_isnil(L, -1)) break;
     lua_pop(L, 1);
@@ -301,12 +305,14 @@ void lq_explored(lua_State *L, const lq_query *lq, const astar_grid *g) {
   int32_t x, y;
   int state;
   if (t == 0) return;
-  lua_getfield(L, t, "open");
+  lua_pushliteral(L, "open"); /* raw: a metatable cannot get in the way */
+  lua_rawget(L, t);
   if (lua_type(L, -1) != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, t, "open");
+    lua_pushliteral(L, "open");
+    lua_pushvalue(L, -2);
+    lua_rawset(L, t);
   }
   open = lua_gettop(L);
   while ((state = astar_explored_next(g, &i, &x, &y)) != 0) {
