@@ -172,7 +172,11 @@ local KEYS = {
   space = function()
     local total = state.result.expanded or 0
     refresh(false)
-    if total > 0 then state.anim = { k = 0, total = total } end
+    if state.query.algorithm == "jps" then -- it takes no max_nodes
+      state.result.note = "JPS cannot be cut short: nothing to replay"
+    elseif total > 0 then
+      state.anim = { k = 0, total = total }
+    end
   end,
   p = function()
     love.graphics.captureScreenshot("pathdemo-" .. os.time() .. ".png")

@@ -112,6 +112,29 @@ local function exercise(state)
     step("key " .. k, love.keypressed, k)
     for _ = 1, 3 do step("update after " .. k, love.update, 0.25) end
   end
+  -- a replay under every algorithm on the arena, with the settings JPS
+  -- takes: no error on the way that the search itself does not give
+  step("map", love.keypressed, "m")
+  for _, s in ipairs({ { "h", "heuristic", "default" },
+                       { "d", "diagonals", "no_corner_cut" } }) do
+    for _ = 1, 8 do
+      if (state.query[s[2]] or state[s[2]]) == s[3] then break end
+      step("key " .. s[1], love.keypressed, s[1])
+    end
+  end
+  for _ = 1, #scene.ALGORITHMS do
+    step("next algorithm", love.keypressed, "a")
+    step("replay", love.keypressed, "space")
+    local plain = state.result.error -- as the search itself answers
+    for _ = 1, 10 do
+      step("replay frame", love.update, 0.25)
+      if state.result.error and not plain then
+        fail("replay of %s: %s", state.query.algorithm, state.result.error)
+        break
+      end
+    end
+  end
+  step("map", love.keypressed, "m")
   for i = 1, 6 do
     step("brush " .. i, love.keypressed, tostring(i))
     local px, py = tile_point(10 + i, 20)

@@ -241,6 +241,7 @@ function view.draw_panel(state)
     end
   end
   if state.anim then lines[#lines + 1] = line("animating...", DIM) end
+  if r.note then lines[#lines + 1] = line(r.note, DIM, "small") end
   lines[#lines + 1] = line("")
   local y = 18
   for _, l in ipairs(lines) do
