@@ -69,7 +69,7 @@ end
 -- Runs the search again; terrain: the map's tiles changed too.
 local function refresh(terrain)
   if terrain or not state.canvas then
-    state.canvas = view.terrain_canvas(state.map, state.layout)
+    state.canvas = view.terrain_canvas(state.map, state.layout, state.canvas)
   end
   state.explored = state.explored or {}
   state.anim = nil
@@ -83,7 +83,6 @@ local function use_map(i)
   state.map = state.maps[i]
   state.map.grid:set_movement({ diagonals = state.diagonals })
   state.layout = view.layout(state.map)
-  state.canvas = nil
   state.zones = nil
   refresh(true)
 end

@@ -78,11 +78,14 @@ local function decorate(name, px, py, s, x, y)
   end
 end
 
--- Paints the terrain and walls of map into a new canvas.
-function view.terrain_canvas(map, lay)
+-- Paints the terrain and walls of map into a canvas: `canvas` when it
+-- has the right size (painting redraws into the same one), else a new one.
+function view.terrain_canvas(map, lay, canvas)
   local w, h = map.grid:size()
   local s = lay.size
-  local canvas = love.graphics.newCanvas(w * s, h * s)
+  if not canvas or canvas:getWidth() ~= w * s or canvas:getHeight() ~= h * s then
+    canvas = love.graphics.newCanvas(w * s, h * s)
+  end
   love.graphics.setCanvas(canvas)
   love.graphics.clear(BACKGROUND)
   for y = 1, h do
