@@ -197,3 +197,17 @@ void la_table(lua_State *L, int arg, const char *fname,
     la_error(L, arg, fname, "%s must be a table, got %s", name,
               la_describe(L, arg, buf, sizeof buf));
 }
+
+int la_typed_option(lua_State *L, int arg, const char *fname,
+                    const char *name, int type) {
+  char buf[64];
+  lua_getfield(L, arg, name);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  if (lua_type(L, -1) != type)
+    la_error(L, arg, fname, "%s must be a %s, got %s", name,
+             lua_typename(L, type), la_describe(L, -1, buf, sizeof buf));
+  return lua_gettop(L);
+}

@@ -42,6 +42,11 @@ int la_options(lua_State *L, int arg, const char *fname,
 /* Index in values of the string option `name`, or dflt when absent. */
 int la_enum(lua_State *L, int arg, const char *fname, const char *name,
             const char *const values[], const char *list, int dflt);
+/* The option `name` when it has Lua type `type` (LUA_TTABLE, ...): left
+ * on the stack, its index returned; absent (nil): 0, nothing left.  Any
+ * other value is an error ("must be a table, got ..."). */
+int la_typed_option(lua_State *L, int arg, const char *fname,
+                    const char *name, int type);
 /* A number option in [lo, hi], or dflt when absent. */
 double la_number(lua_State *L, int arg, const char *fname, const char *name,
                  double lo, double hi, const char *rule, double dflt);

@@ -523,30 +523,14 @@ static int move_hook(void *ud, int32_t x1, int32_t y1, int32_t x2,
   return take_result(cb, out, "move_cost", where);
 }
 
-/* Leaves the function option `name` on the stack and returns its index,
- * or pops nil and returns 0. */
-static int function_option(lua_State *L, int arg, const char *fname,
-                           const char *name) {
-  char buf[64];
-  lua_getfield(L, arg, name);
-  if (lua_isnil(L, -1)) {
-    lua_pop(L, 1);
-    return 0;
-  }
-  if (lua_type(L, -1) != LUA_TFUNCTION)
-    la_error(L, arg, fname, "%s must be a function, got %s", name,
-             la_describe(L, -1, buf, sizeof buf));
-  return lua_gettop(L);
-}
-
 void lc_callbacks_init(lua_State *L, int arg, const char *fname,
                        lc_callbacks *cb, astar_query *q) {
   memset(cb, 0, sizeof *cb);
   cb->L = L;
   cb->arg = arg;
   if (lua_type(L, arg) != LUA_TTABLE) return;
-  cb->tile = function_option(L, arg, fname, "tile_cost");
-  cb->move = function_option(L, arg, fname, "move_cost");
+  cb->tile = la_typed_option(L, arg, fname, "tile_cost", LUA_TFUNCTION);
+  cb->move = la_typed_option(L, arg, fname, "move_cost", LUA_TFUNCTION);
   q->min_cost = la_number(L, arg, fname, "min_cost", 0, 3.4028234663852886e38,
                           "a number in [0, 3.4e+38]", 0);
   if (cb->tile) q->tile_fn = tile_hook;

@@ -67,21 +67,6 @@ static int bool_option(lua_State *L, int arg, const char *fname,
   return v;
 }
 
-/* A table option, left on the stack: its index, or 0 when absent. */
-static int table_option(lua_State *L, int arg, const char *fname,
-                        const char *name) {
-  char buf[64];
-  lua_getfield(L, arg, name);
-  if (lua_isnil(L, -1)) {
-    lua_pop(L, 1);
-    return 0;
-  }
-  if (lua_type(L, -1) != LUA_TTABLE)
-    la_error(L, arg, fname, "%s must be a table, got %s", name,
-             la_describe(L, -1, buf, sizeof buf));
-  return lua_gettop(L);
-}
-
 /* An integer option in [lo, hi] (absent: dflt). */
 static double int_option(lua_State *L, int arg, const char *fname,
                          const char *name, double lo, double hi,
@@ -253,9 +238,9 @@ void lq_options(lua_State *L, int arg, const char *fname, astar_grid *g,
     q->heuristic_fn = heuristic_hook;
     q->heuristic_ud = lq;
   }
-  lq->stats = table_option(L, arg, fname, "stats");
+  lq->stats = la_typed_option(L, arg, fname, "stats", LUA_TTABLE);
   q->want_peak = lq->stats != 0;
-  lq->explored = table_option(L, arg, fname, "explored");
+  lq->explored = la_typed_option(L, arg, fname, "explored", LUA_TTABLE);
 }
 
 void lq_raise(lua_State *L, const char *fname, lq_query *lq) {
