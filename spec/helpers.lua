@@ -9,6 +9,7 @@
 --   helpers.pick_tile(rng, case)             a (passable) tile of a case
 --   helpers.maps_dir()                       "../shared/maps" or nil
 --   helpers.error_of(f, ...)                 the message f raised
+--   helpers.missing(it, pending, r)          fail or pend without a resource
 --
 -- A grid description ("desc") is a plain table:
 --   { width = W, height = H,
@@ -487,6 +488,33 @@ function helpers.maps_dir()
   if not f then return nil end
   f:close()
   return dir
+end
+
+-- For a describe block whose resource is missing: a failing test when the
+-- environment variable r.env is "1" (CI sets it), else a visible pending
+-- note.  busted's `it` and `pending` are passed in: a module does not see
+-- them.  r: env, finds (what the test looks for), failure (why it failed),
+-- needs (what env says is required), skipped (what the note says).
+function helpers.missing(it, pending, r)
+  if os.getenv(r.env) == "1" then
+    it("finds " .. r.finds .. " (" .. r.env .. "=1)", function()
+      error(r.failure .. ", and " .. r.env .. "=1 says " .. r.needs
+        .. " required", 0)
+    end)
+  else
+    pending(r.skipped .. " (set " .. r.env .. "=1 to make this a failure)")
+  end
+end
+
+-- helpers.missing for a block that needs ../shared/maps; what: the specs
+-- skipped ("MovingAI scenario specs").
+function helpers.missing_maps(it, pending, what)
+  helpers.missing(it, pending, {
+    env = "ASTAR_REQUIRE_MAPS", finds = "../shared/maps",
+    failure = "../shared/maps/arena.map not found",
+    needs = "the MovingAI maps are",
+    skipped = "../shared/maps not found: " .. what .. " skipped",
+  })
 end
 
 -- Calls f(...) and returns the message of the error it raised, with a

@@ -81,15 +81,12 @@ end
 
 describe("LÖVE PathDemo --selftest", function()
   if not (have("love") and have("xvfb-run")) then
-    if os.getenv("ASTAR_REQUIRE_LOVE") == "1" then
-      it("finds love and xvfb-run (ASTAR_REQUIRE_LOVE=1)", function()
-        error("love or xvfb-run not installed, and ASTAR_REQUIRE_LOVE=1"
-          .. " says the LÖVE demo is required", 0)
-      end)
-    else
-      pending("love or xvfb-run not installed: LÖVE demo spec skipped"
-        .. " (set ASTAR_REQUIRE_LOVE=1 to make this a failure)")
-    end
+    helpers.missing(it, pending, {
+      env = "ASTAR_REQUIRE_LOVE", finds = "love and xvfb-run",
+      failure = "love or xvfb-run not installed",
+      needs = "the LÖVE demo is",
+      skipped = "love or xvfb-run not installed: LÖVE demo spec skipped",
+    })
     return
   end
 

@@ -639,15 +639,7 @@ end
 describe("zones on the MovingAI maps #slow", function()
   local dir = helpers.maps_dir()
   if not dir then
-    if os.getenv("ASTAR_REQUIRE_MAPS") == "1" then
-      it("finds ../shared/maps (ASTAR_REQUIRE_MAPS=1)", function()
-        error("../shared/maps/arena.map not found, and ASTAR_REQUIRE_MAPS=1"
-          .. " says the MovingAI maps are required", 0)
-      end)
-    else
-      pending("../shared/maps not found: MovingAI zone specs skipped"
-        .. " (set ASTAR_REQUIRE_MAPS=1 to make this a failure)")
-    end
+    helpers.missing_maps(it, pending, "MovingAI zone specs")
     return
   end
 
