@@ -1150,7 +1150,7 @@ describe("bad query options", function()
       .. "next_to_blocked_goal or a heuristic function (max_nodes is fine)" },
     { { algorithm = "ida", weight = 2 }, "algorithm 'ida' needs weight 1" },
     { { heuristic = true }, "heuristic must be one of 'default', 'manhattan', "
-      .. "'chebyshev', 'octile', 'euclidean', 'zero', got true" },
+      .. "'chebyshev', 'octile', 'euclidean', 'zero' or a function, got true" },
     { { heuristic = function() return "near" end },
       "heuristic returned 'near' for (1, 1) -> (10, 8); expected a finite number >= 0" },
     { { heuristic = function() return 0 / 0 end },

@@ -313,8 +313,19 @@ describe("start and goal", function()
     assert.are.same({ 2, 2, 0 }, { g:next_step(2, 2, 2, 2) })
     g:set_blocked(2, 2)
     assert.are.equal("start_blocked", select(2, g:find_path(2, 2, 2, 2)))
-    assert.are.same({ 2, 2 },
-      (g:find_path(2, 2, 2, 2, { leave_blocked_start = true })))
+    -- the documented order: a blocked start is left open, a blocked goal
+    -- is still a blocked goal, even where it is that start
+    local p2, why = g:find_path(2, 2, 2, 2, { leave_blocked_start = true })
+    assert.is_nil(p2)
+    assert.are.equal("goal_blocked", why)
+    assert.are.same({ nil, "goal_blocked" },
+      { g:next_step(2, 2, 2, 2, { leave_blocked_start = true }) })
+    -- with closest the search runs, and the start is the closest tile
+    local p3, c3, _, why3 = g:find_path(2, 2, 2, 2,
+      { leave_blocked_start = true, closest = true })
+    assert.are.same({ 2, 2 }, p3)
+    assert.are.equal(0, c3)
+    assert.are.equal("goal_blocked", why3)
   end)
 
   it("leave_blocked_start: a unit in the door it just closed", function()

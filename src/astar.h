@@ -24,12 +24,14 @@ enum {
   ASTAR_ENOMEM = -1, /* the allocator failed; the object is unchanged */
   ASTAR_ETOOBIG = -2, /* a size is zero, negative or overflows a limit */
   ASTAR_EINVAL = -3, /* an argument is outside its domain */
-  ASTAR_EBUSY = -4, /* a search on this grid is already running */
+  ASTAR_EBUSY = -4, /* the search context is in use (re-entered) */
   ASTAR_EPARSE = -5, /* text that does not follow its format */
   ASTAR_ECALLBACK = -6, /* a cost callback asked the search to stop */
-  ASTAR_EBOUND = -7 /* a callback's cost is below the stated lower bound
+  ASTAR_EBOUND = -7, /* a callback's cost is below the stated lower bound
                        (the heuristic would overestimate); see
                        astar_result.bad_* */
+  ASTAR_EPREPARE = -8 /* the map's derived data is stale or missing for
+                         this query: call astar_grid_prepare first */
 };
 
 /* Outcomes of a search: expected results, not errors. */
@@ -38,12 +40,13 @@ enum {
   ASTAR_NO_PATH = 1,
   ASTAR_START_BLOCKED = 2,
   ASTAR_GOAL_BLOCKED = 3,
-  ASTAR_CUTOFF = 4 /* max_cost, max_length or max_nodes stopped the search
+  ASTAR_CUTOFF = 4, /* max_cost, max_length or max_nodes stopped the search
                       before it reached a goal */
+  ASTAR_RUNNING = 5 /* a sliced search that has not finished yet */
 };
 
 /* Algorithms.  AUTO runs JPS when the query qualifies for it
- * (astar_jps_unsupported returns NULL), else A*.  The rest but JPS are
+ * (astar_query_refusal says none for it), else A*.  The rest but JPS are
  * knobs of one loop: DIJKSTRA is A* with the zero heuristic (weighted A*
  * is A* with a weight), BFS counts steps and keeps its open list first in
  * first out, GREEDY orders by the heuristic alone, BEAM caps the open
@@ -58,7 +61,7 @@ enum {
   ASTAR_ALGO_GREEDY = 5,
   ASTAR_ALGO_BEAM = 6,
   /* In their own files, with their own loops (they take the plain query:
-   * costs, unit classes, heights, max_nodes; astar_algo_unsupported says
+   * costs, unit classes, heights, max_nodes; astar_query_refusal says
    * what else they refuse).  AUTO never picks them. */
   ASTAR_ALGO_IDA = 7, /* IDA*: iterative deepening on f, memory O(path);
                          optimal; capped at max_nodes expansions, by
@@ -208,18 +211,16 @@ typedef struct astar_heap_entry {
  * Per tile:            cost (float)            4 bytes
  *                      moves (legal-move mask) 1 byte
  *                      passable bit            1/8 byte
- * Optional, allocated on first use:
+ * Optional, made by astar_grid_prepare or on first use:
  *                      zone label, per layer   4 bytes (+ 8 per zone)
+ *                      passable bit, column-major (JPS only)
+ *                                              1/8 byte
  *                      terrain class           1 byte
  *                      height (float)          4 bytes
  *                      per unit class with its own layers: 5 1/8 bytes
- *                      tile-callback memo      16 bytes
- * Search scratch:      passable bit, column-major (JPS only)
- *                                              1/8 byte
- *      heap position (JPS: a closed jump point's parent)
- *                                              4 bytes
- *                      stamp (generation, closed flag, parent direction)
- *                                              4 bytes
+ *                      zone repair scratch (after the first edit that
+ *                      closes a tile of a labelled layer)   8 bytes
+ * A search writes nothing here: its scratch is an astar_search.
  * Fields are public so the binding and tests can read them; change them
  * only through the functions below, which keep moves/passable in step.
  */
@@ -247,22 +248,9 @@ typedef struct astar_grid {
   astar_range range;      /* over passable tiles, for JPS */
   astar_zones zones;      /* zones of the grid's own layer (unit 0 and every
                              unit without layers of its own) */
-  /* search scratch, allocated on the first search and reused */
-  uint32_t *heap_pos; /* an open node's index in heap */
-  uint32_t *stamp;
-  uint32_t generation;
-  astar_heap_entry *heap;
-  size_t heap_cap;
-  struct astar_memo *memo; /* tile-callback results, with generation */
-  struct astar_extra *extra; /* scratch of query options (search_opts.c) */
-  struct astar_more *more; /* scratch of IDA* and bidirectional search
-                              (search_bidir.c), allocated on first use */
-  int busy;
-  /* last search, for path extraction */
-  uint32_t last_start, last_goal;
-  int last_outcome;
-  /* last search, for astar_explored_next: its stamp tags (0: none) */
-  uint32_t explored_tag, explored_tag_b;
+  uint64_t version;       /* edit counter: every edit adds 1 */
+  struct astar__zscratch *zscratch; /* flood scratch of zone repairs
+                             (zones.c), made at the first repair */
   astar_alloc_fn alloc;
   void *alloc_ud;
 } astar_grid;
@@ -298,12 +286,8 @@ void astar_grid_fill(astar_grid *g, int32_t x, int32_t y, int32_t w,
  * after the last write.  i is astar_index(g, x, y). */
 void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open);
 void astar_grid_refresh(astar_grid *g);
-/* Cheapest cost that a step can enter (recomputed if stale). */
-float astar_grid_min_cost(astar_grid *g);
-/* 1 when every passable tile has the same cost (stored in *cost; 1 when no
- * tile is passable), else 0.  O(1) except after the last tile holding the
- * cheapest or dearest passable cost changed: then one rescan. */
-int astar_grid_uniform(astar_grid *g, float *cost);
+/* Cheapest cost that a step can enter, as of the last prepare. */
+float astar_grid_min_cost(const astar_grid *g);
 
 /* Terrain and heights.  The first write allocates the layer (ENOMEM). */
 int astar_grid_set_terrain(astar_grid *g, int32_t x, int32_t y, int terrain);
@@ -330,9 +314,9 @@ int astar_unit_define(astar_grid *g, int unit, const float *table,
 int astar_unit_defined(const astar_grid *g, int unit);
 /* Unit u's cost on tile (x, y): 0 when the tile is impassable to it. */
 double astar_unit_cost(const astar_grid *g, int unit, int32_t x, int32_t y);
-/* Fills *out with what a search for unit u reads, rebuilding the unit's
- * layers if they are stale (ENOMEM; EINVAL for an undefined unit). */
-int astar_grid_layer(astar_grid *g, int unit, astar_layer *out);
+/* Fills *out with what a search for unit u reads (EINVAL for an
+ * undefined unit; EPREPARE when its layers are not prepared). */
+int astar_grid_layer(const astar_grid *g, int unit, astar_layer *out);
 
 static inline uint32_t astar_index(const astar_grid *g, int32_t x,
                                    int32_t y) {
@@ -448,7 +432,7 @@ typedef struct astar_query {
 } astar_query;
 
 typedef struct astar_result {
-  int outcome;        /* ASTAR_FOUND, ASTAR_NO_PATH, ... */
+  int outcome;        /* ASTAR_FOUND, ASTAR_NO_PATH, ... ASTAR_RUNNING */
   double cost;        /* path cost when found */
   uint32_t expanded;  /* nodes taken off the open list and expanded (JPS:
                          jump points) */
@@ -465,51 +449,124 @@ typedef struct astar_result {
    * the bound it broke */
   int32_t bad_x1, bad_y1, bad_x2, bad_y2;
   double bad_cost, bad_bound;
-  int algorithm;      /* ASTAR_ALGO_ASTAR or ASTAR_ALGO_JPS: what ran */
+  int algorithm;      /* the ASTAR_ALGO_* that ran (AUTO resolved to
+                         ASTAR_ALGO_ASTAR or ASTAR_ALGO_JPS) */
 } astar_result;
 
-void astar_query_defaults(astar_query *q);
-/* Runs the search.  Returns ASTAR_OK (see r->outcome), ASTAR_ENOMEM,
- * ASTAR_EINVAL (bad query, or ASTAR_ALGO_JPS where it does not apply) or
- * ASTAR_EBUSY. */
-int astar_find_path(astar_grid *g, const astar_query *q, astar_result *r);
-/* NULL when jump point search applies to q on g; else what it needs, as a
- * phrase ("uniform tile costs", ...).  The query's own fields are not
- * range-checked here. */
-const char *astar_jps_unsupported(astar_grid *g, const astar_query *q);
+/*
+ * A search context: every byte a search writes (generation stamps, heap
+ * positions, the open list, the tile-callback memo, the options' scratch,
+ * the scratch of IDA* and bidirectional search, the last path, the
+ * explored marks and the state of a suspended search).  Searches read the
+ * map (const) and write only their context, so any number of contexts may
+ * search one prepared map at once, on any threads, while no edit runs.
+ * A context is sized to the map it last searched (its per-tile arrays are
+ * made again when a map of another size comes) and allocates nothing per
+ * query once warm.  Fields are private to the core.
+ */
+struct astar__run;
+struct astar_memo;
+struct astar_extra;
+struct astar_more;
+typedef struct astar_search {
+  astar_alloc_fn alloc;
+  void *alloc_ud;
+  uint32_t ntiles;          /* the per-tile arrays' size, 0: none yet */
+  uint32_t *heap_pos;       /* an open node's index in heap (JPS: a closed
+                               jump point's parent) */
+  uint32_t *stamp;          /* generation << 4 | closed << 3 | direction */
+  uint32_t generation;
+  astar_heap_entry *heap;
+  size_t heap_cap;
+  struct astar_memo *memo;  /* tile-callback results, with generation */
+  struct astar_extra *extra; /* query options' scratch */
+  struct astar_more *more;  /* IDA* and bidirectional scratch */
+  struct astar__run *run;   /* a begun search's state */
+  int state;                /* ASTAR_SEARCH_* */
+  int busy;                 /* a step is running (a callback re-entered) */
+  /* the last search: its map's geometry, for the path walk */
+  int32_t stride;
+  int32_t offset[8];
+  uint32_t last_start, last_goal;
+  int last_outcome;
+  uint32_t explored_tag, explored_tag_b; /* 0: nothing to list */
+  uint64_t map_version;     /* the map's edit counter when it began */
+} astar_search;
 
-/* Zones: connected regions for one unit class.  Two tiles are in the same
- * zone when a chain of legal moves joins them, each move taken in either
- * direction (a height limit can make a move one-way: then one zone does
- * not promise a path both ways; different zones always mean no path).
- * Cost callbacks are not seen: they can only close tiles or refuse
- * steps, so "different zones => no path" holds for them too.  Labels are
- * built at the class's first zone query or search and kept up to date by
- * tile edits (an opened tile merges zones; a closed one checks locally
- * whether its zone split and relabels only the part that split off); bulk
- * edits, a movement change or a new cost table mark the class's zones for
- * a full relabel at their next use.  Ids are stable between two queries if
- * nothing was edited.  Every call may build or rebuild the labels
- * (ENOMEM; EINVAL for an undefined unit) and clobbers the search scratch,
- * so it ends the validity of the last search's path. */
-int astar_zone_of(astar_grid *g, int unit, int32_t x, int32_t y,
-                  uint32_t *zone); /* 0: impassable to the unit */
-int astar_zone_count(astar_grid *g, int unit, uint32_t *count);
-/* Tiles in zone id (0 when id is not a zone now). */
-int astar_zone_size(astar_grid *g, int unit, uint32_t id, uint32_t *size);
-/* Marks the unit's zones for a full relabel at their next use. */
-int astar_zones_invalidate(astar_grid *g, int unit);
-/* NULL when q's algorithm (ASTAR_ALGO_IDA, _BIDIR, _BIDIR_BFS) can run q
- * on g (or q's algorithm is another one); else what it needs, as a
- * phrase. */
-const char *astar_algo_unsupported(const astar_grid *g, const astar_query *q);
+enum { ASTAR_SEARCH_IDLE = 0, ASTAR_SEARCH_RUNNING, ASTAR_SEARCH_DONE };
+
+/* Lifecycle.  init allocates nothing (the first search does); release
+ * frees everything and is idempotent.  memory: the bytes held now. */
+void astar_search_init(astar_search *s, astar_alloc_fn alloc, void *ud);
+void astar_search_release(astar_search *s);
+size_t astar_search_memory(const astar_search *s);
+
+/* Prepare: brings the map's derived data for unit (or every defined unit
+ * class with ASTAR_ALL_UNITS) up to date: the unit's baked layers, the
+ * cheapest cost and the cost range, the JPS column bits where JPS can
+ * run, and with ASTAR_PREPARE_ZONES the zone labels.  O(1) when nothing
+ * is stale.  Searches and zone queries never rebuild anything: on data
+ * that is not prepared they return ASTAR_EPREPARE.  ENOMEM leaves the map
+ * consistent (what could not be made stays unprepared); EINVAL for an
+ * undefined unit. */
+#define ASTAR_ALL_UNITS (-1)
+#define ASTAR_PREPARE_ZONES 1u
+int astar_grid_prepare(astar_grid *g, int unit, unsigned what);
+/* 1 when a search of q (its unit; zones unless q->no_zones) would find
+ * everything prepared. */
+int astar_grid_prepared(const astar_grid *g, const astar_query *q);
+
+void astar_query_defaults(astar_query *q);
+
+/* Runs the whole search with context s on map g.  Returns ASTAR_OK (see
+ * r->outcome), ASTAR_ENOMEM, ASTAR_EINVAL (a bad query, or an algorithm
+ * that cannot run it: astar_query_refusal says why), ASTAR_EPREPARE, or
+ * ASTAR_EBUSY (s is in use: a callback re-entered it). */
+int astar_find_path(astar_search *s, const astar_grid *g,
+                    const astar_query *q, astar_result *r);
+
+/* The same search in slices.  begin checks q and sets the search up (the
+ * start is on the open list; nothing expanded yet; returns as
+ * astar_find_path, with r->outcome ASTAR_RUNNING unless the outcome is
+ * known at once).  step expands at most max_nodes nodes (0: no limit) and
+ * returns ASTAR_OK with r->outcome ASTAR_RUNNING while it is unfinished;
+ * the final result equals an uninterrupted run's.  Between steps the map
+ * must not change (the binding compares g->version with s->map_version)
+ * and q, with its goals and callbacks' data, must stay alive (the context
+ * keeps a copy of *q, not of the arrays it points to).  The A* family
+ * and JPS stop anywhere; bidirectional search and IDA* run to the end in
+ * their first step. */
+int astar_search_begin(astar_search *s, const astar_grid *g,
+                       const astar_query *q, astar_result *r);
+int astar_search_step(astar_search *s, const astar_grid *g,
+                      uint32_t max_nodes, astar_result *r);
+
+/* Capability table: whether q's algorithm takes q's options on g.
+ * ASTAR_REFUSE_NONE, or the first reason it refuses (the binding words
+ * them).  JPS also needs the map prepared for q's unit. */
+enum {
+  ASTAR_REFUSE_NONE = 0,
+  ASTAR_REFUSE_MOVEMENT,    /* JPS: 8-way with no corner cutting */
+  ASTAR_REFUSE_LENGTHS,     /* JPS: diagonal between 1 and 2 cardinals */
+  ASTAR_REFUSE_UNIT,        /* the unit class is not defined */
+  ASTAR_REFUSE_OPTIONS,     /* JPS: ties, goals, cutoffs, closest, ... */
+  ASTAR_REFUSE_OPTIONS_BUT_NODES, /* IDA*, bidirectional: the same, but
+                                     max_nodes is fine */
+  ASTAR_REFUSE_CALLBACKS,   /* tile or move callbacks */
+  ASTAR_REFUSE_HEIGHTS,     /* JPS: a unit with a height rule */
+  ASTAR_REFUSE_HEURISTIC,   /* JPS: only the default heuristic */
+  ASTAR_REFUSE_WEIGHT,      /* weight 1 only */
+  ASTAR_REFUSE_UNIFORM,     /* JPS: uniform tile costs */
+  ASTAR_REFUSE_PREPARE      /* JPS: the unit's layers are not prepared */
+};
+int astar_query_refusal(const astar_grid *g, const astar_query *q);
 
 /* The path of the last search that returned one (found, or partial with
  * q->closest), walked from its end back to the start: start with
  * astar_path_last(), then astar_path_prev() until it returns 0.  Valid
- * until the grid is edited, searched again or asked about zones. */
-uint32_t astar_path_last(const astar_grid *g);
-int astar_path_prev(const astar_grid *g, uint32_t *node);
+ * until s searches again (or the map's version moves on). */
+uint32_t astar_path_last(const astar_search *s);
+int astar_path_prev(const astar_search *s, uint32_t *node);
 
 /* The tiles the last search reached, for visualisers and debugging, in
  * index order (row by row).  Start with *i = 0; each call returns
@@ -519,11 +576,34 @@ int astar_path_prev(const astar_grid *g, uint32_t *node);
  * search forgets the nodes it drops) and sets *x, *y (0-based), or returns
  * 0 when there are no more.  IDA* keeps no such set: it reports the tiles
  * of its last path only.  Nothing when the search did not run (blocked
- * start or goal, goal in another zone, an error).  Valid until the grid is
- * searched again or asked about zones (edits leave it). */
+ * start or goal, goal in another zone, an error).  Valid until s searches
+ * again. */
 #define ASTAR_EXPLORED_OPEN 1
 #define ASTAR_EXPLORED_CLOSED 2
-int astar_explored_next(const astar_grid *g, uint32_t *i, int32_t *x,
+int astar_explored_next(const astar_search *s, uint32_t *i, int32_t *x,
                         int32_t *y);
+
+/* Zones: connected regions for one unit class.  Two tiles are in the same
+ * zone when a chain of legal moves joins them, each move taken in either
+ * direction (a height limit can make a move one-way: then one zone does
+ * not promise a path both ways; different zones always mean no path).
+ * Cost callbacks are not seen: they can only close tiles or refuse
+ * steps, so "different zones => no path" holds for them too.  Labels are
+ * made by astar_grid_prepare(g, unit, ASTAR_PREPARE_ZONES) and kept up to
+ * date by tile edits (an opened tile merges zones; a closed one checks
+ * locally whether its zone split and relabels only the part that split
+ * off); bulk edits, a movement change or a new cost table mark the
+ * class's zones for a full relabel at the next prepare.  The queries read
+ * the labels only (ASTAR_EPREPARE when they are not made or stale; EINVAL
+ * for an undefined unit), so they never touch a search's context.  Ids
+ * are stable between two queries if nothing was edited. */
+int astar_zone_of(const astar_grid *g, int unit, int32_t x, int32_t y,
+                  uint32_t *zone); /* 0: impassable to the unit */
+int astar_zone_count(const astar_grid *g, int unit, uint32_t *count);
+/* Tiles in zone id (0 when id is not a zone now). */
+int astar_zone_size(const astar_grid *g, int unit, uint32_t id,
+                    uint32_t *size);
+/* Marks the unit's zones for a full relabel at the next prepare. */
+int astar_zones_invalidate(astar_grid *g, int unit);
 
 #endif

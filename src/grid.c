@@ -21,7 +21,6 @@ static int padded_tiles(int32_t w, int32_t h, uint32_t *n) {
   return 1;
 }
 
-size_t astar__bitmap_words(uint32_t ntiles) { return (ntiles + 63u) / 64u; }
 #define bitmap_words astar__bitmap_words
 
 size_t astar_grid_bytes(int32_t w, int32_t h, int with_scratch) {
@@ -42,24 +41,10 @@ size_t astar_grid_memory(const astar_grid *g) {
   total += bitmap_words(g->ntiles) * sizeof(uint64_t);
   if (g->passable_t != NULL)
     total += bitmap_words(g->ntiles) * sizeof(uint64_t);
-  /* each scratch array on its own: a failed first search may leave one */
-  if (g->heap_pos != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
-  if (g->stamp != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
-  total += (size_t)g->heap_cap * sizeof(astar_heap_entry);
-  total += astar__zones_memory(&g->zones, g->ntiles);
-  return total + astar__units_memory(g) + astar__extra_memory(g) +
-         astar__more_memory(g);
+  total += astar__zones_memory(g, &g->zones);
+  return total + astar__units_memory(g);
 }
 
-void *astar__alloc(astar_grid *g, size_t count, size_t elem) {
-  size_t bytes = astar__mul_size(count, elem);
-  if (bytes == 0) return NULL;
-  return g->alloc(g->alloc_ud, NULL, 0, bytes);
-}
-
-void astar__free(astar_grid *g, void *p, size_t count, size_t elem) {
-  if (p != NULL) g->alloc(g->alloc_ud, p, count * elem, 0);
-}
 #define grid_alloc astar__alloc
 #define grid_free astar__free
 
@@ -72,13 +57,9 @@ void astar_grid_release(astar_grid *g) {
   grid_free(g, g->moves, n, sizeof(uint8_t));
   grid_free(g, g->passable, bitmap_words(n), sizeof(uint64_t));
   grid_free(g, g->passable_t, bitmap_words(n), sizeof(uint64_t));
-  grid_free(g, g->heap_pos, n, sizeof(uint32_t));
-  grid_free(g, g->stamp, n, sizeof(uint32_t));
-  grid_free(g, g->heap, g->heap_cap, sizeof(astar_heap_entry));
   astar__zones_release(g, &g->zones);
   astar__units_release(g);
-  astar__extra_release(g);
-  astar__more_release(g);
+  astar__zones_scratch_release(g);
   astar_grid_zero(g);
 }
 
@@ -86,59 +67,9 @@ static inline int is_open(const astar_grid *g, uint32_t i) {
   return astar__bit(g->passable, i);
 }
 
-/* The cost range over passable tiles (see astar_grid_uniform): like
- * the minimum, a tile leaving an extreme it was the last to hold marks the
- * range dirty, and the next uniformity test rescans. */
-void astar__range_remove(astar_range *r, float c) {
-  if (r->dirty) return;
-  if (c == r->min && --r->min_count == 0) r->dirty = 1;
-  if (c == r->max && --r->max_count == 0) r->dirty = 1;
-}
 
-void astar__range_add(astar_range *r, float c) {
-  if (r->dirty) return;
-  if (r->min_count == 0 || c < r->min) {
-    r->min = c;
-    r->min_count = 1;
-  } else if (c == r->min) {
-    r->min_count++;
-  }
-  if (r->max_count == 0 || c > r->max) {
-    r->max = c;
-    r->max_count = 1;
-  } else if (c == r->max) {
-    r->max_count++;
-  }
-}
 
-/* 1 when every passable tile of the layer (cost, passable) costs the same
- * (*c, 1 when none is passable); rescans a dirty range. */
-int astar__range_uniform(const astar_grid *g, const float *cost,
-                         const uint64_t *passable, astar_range *r, float *c) {
-  if (r->dirty) {
-    int32_t x, y;
-    r->min_count = r->max_count = 0;
-    r->dirty = 0;
-    for (y = 0; y < g->height; y++) {
-      uint32_t i = astar_index(g, 0, y);
-      for (x = 0; x < g->width; x++, i++)
-        if (astar__bit(passable, i)) astar__range_add(r, cost[i]);
-    }
-  }
-  if (r->min_count == 0) {
-    *c = 1.0f;
-    return 1;
-  }
-  *c = r->min;
-  return r->min == r->max;
-}
 
-/* Flips bit i in a column-major copy of a bitmap (after it changed). */
-void astar__flip_column_bit(const astar_grid *g, uint64_t *t, uint32_t i) {
-  uint32_t s = (uint32_t)g->stride, ph = (uint32_t)g->height + 2u;
-  uint32_t j = (i % s) * ph + i / s;
-  t[j >> 6] ^= (uint64_t)1 << (j & 63);
-}
 
 static inline void set_open(astar_grid *g, uint32_t i, int open) {
   uint64_t bit = (uint64_t)1 << (i & 63);
@@ -154,63 +85,7 @@ static inline void set_open(astar_grid *g, uint32_t i, int open) {
   if (g->passable_t != NULL) astar__flip_column_bit(g, g->passable_t, i);
 }
 
-/* The legal moves out of tile i over passability bits: they depend on the
- * neighbours only, not on i itself, so a blocked tile still knows its way
- * out. */
-uint8_t astar__moves(const astar_grid *g, const uint64_t *bits, uint32_t i) {
-  uint32_t s = (uint32_t)g->stride;
-  unsigned n = (unsigned)astar__bit(bits, i - s);
-  unsigned e = (unsigned)astar__bit(bits, i + 1);
-  unsigned so = (unsigned)astar__bit(bits, i + s);
-  unsigned w = (unsigned)astar__bit(bits, i - 1);
-  unsigned m = n << ASTAR_N | e << ASTAR_E | so << ASTAR_S | w << ASTAR_W;
-  unsigned ne, se, sw, nw;
-  if (g->diagonal == ASTAR_DIAG_NEVER) return (uint8_t)m;
-  if (g->diagonal == ASTAR_DIAG_HEX) { /* axial: NE and SW, no corner rule */
-    ne = (unsigned)astar__bit(bits, i - s + 1);
-    sw = (unsigned)astar__bit(bits, i + s - 1);
-    return (uint8_t)(m | ne << ASTAR_NE | sw << ASTAR_SW);
-  }
-  ne = (unsigned)astar__bit(bits, i - s + 1);
-  se = (unsigned)astar__bit(bits, i + s + 1);
-  sw = (unsigned)astar__bit(bits, i + s - 1);
-  nw = (unsigned)astar__bit(bits, i - s - 1);
-  switch (g->diagonal) {
-  case ASTAR_DIAG_BOTH_FREE:
-    ne &= n & e; se &= so & e; sw &= so & w; nw &= n & w;
-    break;
-  case ASTAR_DIAG_ONE_FREE:
-    ne &= n | e; se &= so | e; sw &= so | w; nw &= n | w;
-    break;
-  default: /* ASTAR_DIAG_ALWAYS */
-    break;
-  }
-  m |= ne << ASTAR_NE | se << ASTAR_SE | sw << ASTAR_SW | nw << ASTAR_NW;
-  return (uint8_t)m;
-}
 
-/* Recompute the masks of the interior tiles in the padded rectangle
- * [px0, px1] x [py0, py1] (padded coordinates, clipped here), for the grid
- * (u == NULL) or a unit with its own layers. */
-void astar__refresh_moves(astar_grid *g, const astar_unit *u, int32_t px0,
-                          int32_t py0, int32_t px1, int32_t py1) {
-  int32_t x, y;
-  uint8_t *moves = u != NULL ? u->moves : g->moves;
-  const uint64_t *bits = u != NULL ? u->passable : g->passable;
-  if (px0 < 1) px0 = 1;
-  if (py0 < 1) py0 = 1;
-  if (px1 > g->width) px1 = g->width;
-  if (py1 > g->height) py1 = g->height;
-  for (y = py0; y <= py1; y++) {
-    uint32_t row = (uint32_t)y * (uint32_t)g->stride;
-    for (x = px0; x <= px1; x++) {
-      uint32_t i = row + (uint32_t)x;
-      uint8_t m = astar__moves(g, bits, i);
-      if (u != NULL) m = astar__height_filter(g, u, i, m);
-      moves[i] = m;
-    }
-  }
-}
 
 static void refresh_moves(astar_grid *g, int32_t px0, int32_t py0,
                           int32_t px1, int32_t py1) {
@@ -223,6 +98,7 @@ static void refresh_all_moves(astar_grid *g) {
 
 int astar_grid_set_movement(astar_grid *g, int diagonal, double cardinal,
                             double diagonal_length) {
+  g->version++;
   int d;
   uint32_t s = (uint32_t)g->stride;
   if (diagonal < ASTAR_DIAG_BOTH_FREE || diagonal > ASTAR_DIAG_HEX)
@@ -274,7 +150,6 @@ int astar_grid_init(astar_grid *g, int32_t w, int32_t h,
   g->min.value = 1.0f;
   g->min.count = (uint32_t)w * (uint32_t)h;
   g->min.dirty = 0;
-  g->last_outcome = ASTAR_NO_PATH;
   return astar_grid_set_movement(g, ASTAR_DIAG_BOTH_FREE, 1.0, sqrt(2.0));
 }
 
@@ -285,51 +160,10 @@ int astar_cost_ok(double cost) {
   return f > 0.0f; /* not flushed to zero */
 }
 
-/* Keep m->value a lower bound of every stored cost.  Raising the last
- * tile that holds the minimum marks it dirty; a rescan follows lazily. */
-void astar__min_remove(astar_min *m, float c) {
-  if (!m->dirty && c == m->value && --m->count == 0) m->dirty = 1;
-}
 
-void astar__min_add(astar_min *m, float c) {
-  if (m->dirty) return;
-  if (c < m->value) {
-    m->value = c;
-    m->count = 1;
-  } else if (c == m->value) {
-    m->count++;
-  }
-}
 
-/* Rescans the interior tiles of a cost layer. */
-void astar__min_scan(const astar_grid *g, const float *cost, astar_min *m) {
-  int32_t x, y;
-  float v = cost[astar_index(g, 0, 0)];
-  uint32_t count = 0;
-  for (y = 0; y < g->height; y++) {
-    const float *row = cost + astar_index(g, 0, y);
-    for (x = 0; x < g->width; x++) {
-      if (row[x] < v) {
-        v = row[x];
-        count = 1;
-      } else if (row[x] == v) {
-        count++;
-      }
-    }
-  }
-  m->value = v;
-  m->count = count;
-  m->dirty = 0;
-}
 
-float astar_grid_min_cost(astar_grid *g) {
-  if (g->min.dirty) astar__min_scan(g, g->cost, &g->min);
-  return g->min.value;
-}
 
-int astar_grid_uniform(astar_grid *g, float *cost) {
-  return astar__range_uniform(g, g->cost, g->passable, &g->range, cost);
-}
 
 /* Stores a cost, keeping the cheapest cost and the passable cost range
  * (not the units: see store_cost). */
@@ -361,6 +195,7 @@ static void store_open(astar_grid *g, int32_t x, int32_t y, uint32_t i,
 }
 
 void astar_grid_set_cost(astar_grid *g, int32_t x, int32_t y, float cost) {
+  g->version++;
   uint32_t i = astar_index(g, x, y);
   store_cost(g, i, cost);
   store_open(g, x, y, i, 1);
@@ -368,6 +203,7 @@ void astar_grid_set_cost(astar_grid *g, int32_t x, int32_t y, float cost) {
 
 void astar_grid_set_blocked(astar_grid *g, int32_t x, int32_t y,
                             int blocked) {
+  g->version++;
   store_open(g, x, y, astar_index(g, x, y), !blocked);
 }
 
@@ -381,6 +217,7 @@ int astar_grid_is_blocked(const astar_grid *g, int32_t x, int32_t y) {
 
 void astar_grid_fill(astar_grid *g, int32_t x0, int32_t y0, int32_t w,
                      int32_t h, float cost, int blocked) {
+  g->version++;
   int32_t x, y;
   int units = g->units_own;
   if (w <= 0 || h <= 0) return;
@@ -402,11 +239,13 @@ void astar_grid_fill(astar_grid *g, int32_t x0, int32_t y0, int32_t w,
 }
 
 void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open) {
+  g->version++;
   if (cost > 0.0f && g->cost[i] != cost) put_cost(g, i, cost);
   set_open(g, i, open);
 }
 
 void astar_grid_refresh(astar_grid *g) {
+  g->version++;
   refresh_all_moves(g);
   astar__zones_stale(&g->zones);
   astar__units_stale(g);

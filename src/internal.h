@@ -1,4 +1,21 @@
-/* Core-private helpers shared between the core's own files. */
+/*
+ * What the core's files share privately.  One naming rule: everything
+ * here that is not static inline to one use starts with astar__ (types
+ * too: astar__run, astar__extra, ...), so a reader tells the public API
+ * (astar_) from the private one at a glance.
+ *
+ * The files, bottom up (each uses only the ones above it):
+ *   internal.h, heap.h           inline helpers, the one open list
+ *   context.c                    the search context (astar_search)
+ *   zones.c                      zone labels and their repair
+ *   layer.c                      move masks, min/range, unit layers, prepare
+ *   units.c                      terrain, heights, unit-class tables
+ *   grid.c                       storage, edits, the edit counter
+ *   text.c                       text maps, MovingAI header
+ *   astar_loop.c, jps.c, ida.c, bidir.c   the engines
+ *   find_path.c                  the front door: checks, capability table,
+ *                                dispatch, begin/step
+ */
 #ifndef ASTAR_INTERNAL_H
 #define ASTAR_INTERNAL_H
 
@@ -13,11 +30,52 @@ static inline size_t astar__mul_size(size_t a, size_t b) {
   return a * b;
 }
 
-/* Search stamps (search.c, jps.c and the other engines): generation << 4
- * | closed << 3 | parent direction. */
+/* Allocation through an allocator (count * elem bytes; NULL on overflow or
+ * failure) and the matching free (p may be NULL). */
+static inline void *astar__mem(astar_alloc_fn alloc, void *ud, size_t count,
+                               size_t elem) {
+  size_t bytes = astar__mul_size(count, elem);
+  if (bytes == 0) return NULL;
+  return alloc(ud, NULL, 0, bytes);
+}
+static inline void astar__mem_free(astar_alloc_fn alloc, void *ud, void *p,
+                                   size_t count, size_t elem) {
+  if (p != NULL) alloc(ud, p, count * elem, 0);
+}
+/* Grows *p (of *cap elements) to at least need elements, doubling from
+ * at least `first`; ENOMEM leaves *p and *cap as they were. */
+static inline int astar__grow(astar_alloc_fn alloc, void *ud, void **p,
+                              size_t *cap, size_t need, size_t elem,
+                              size_t first) {
+  size_t n = *cap ? *cap : first, bytes;
+  void *q;
+  if (need <= *cap) return ASTAR_OK;
+  while (n < need) {
+    if (n > SIZE_MAX / 4) return ASTAR_ENOMEM;
+    n *= 2;
+  }
+  if ((bytes = astar__mul_size(n, elem)) == 0) return ASTAR_ENOMEM;
+  q = alloc(ud, *p, *cap * elem, bytes);
+  if (q == NULL) return ASTAR_ENOMEM;
+  *p = q;
+  *cap = n;
+  return ASTAR_OK;
+}
+/* The map's own memory */
+#define astar__alloc(g, count, elem) \
+  astar__mem((g)->alloc, (g)->alloc_ud, count, elem)
+#define astar__free(g, p, count, elem) \
+  astar__mem_free((g)->alloc, (g)->alloc_ud, p, count, elem)
+
+static inline size_t astar__bitmap_words(uint32_t ntiles) {
+  return (ntiles + 63u) / 64u;
+}
+
+/* Search stamps: generation << 4 | closed << 3 | parent direction. */
 #define STAMP_CLOSED 8u
 #define STAMP_DIR 7u
 #define STAMP_GEN_MASK (~(uint32_t)15u)
+#define ASTAR__MAX_GENERATION 0x0FFFFFFFu
 
 /* Quantises f onto multiples of q (inv_q = 1/q) so that mathematically
  * equal f values, which differ in their last bits, compare equal, and
@@ -66,17 +124,51 @@ static inline unsigned astar__rule_dirs(int rule) {
   return 0xFFu;
 }
 
-/* A tile callback's result, valid in search generation gen. */
-typedef struct astar_memo {
-  double cost;
-  uint32_t gen;
-} astar__memo;
+/* The one step cost: len(d) * cost(v), plus the height cost of u -> v
+ * when the layer has one. */
+static inline double astar__step_cost(const astar_grid *g,
+                                      const astar_layer *L, uint32_t u,
+                                      uint32_t v, unsigned d) {
+  double c = g->step_length[d] * (double)L->cost[v];
+  if (L->height != NULL) {
+    double dh = (double)L->height[v] - (double)L->height[u];
+    c += dh > 0.0 ? L->climb * dh : -L->descend * dh;
+  }
+  return c;
+}
 
-/* grid.c */
-void *astar__alloc(astar_grid *g, size_t count, size_t elem);
-void astar__free(astar_grid *g, void *p, size_t count, size_t elem);
-size_t astar__bitmap_words(uint32_t ntiles);
+/* ---- zones.c ---- */
+enum { ASTAR__ZONES_OPENED = 1, ASTAR__ZONES_CLOSED = 2,
+       ASTAR__ZONES_MOVES = 3 /* moves gained and lost (heights) */ };
+/* After the moves of the 3x3 tiles around (x, y) changed in a layer: an
+ * OPENED or CLOSED tile (x, y), or MOVES of a height change.  Labels that
+ * are not made or stale stay so; a repair that cannot run (memory, its
+ * budget) leaves them stale. */
+void astar__zones_changed(astar_grid *g, astar_zones *z, const uint8_t *moves,
+                          const uint64_t *passable, int oneway, int32_t x,
+                          int32_t y, int kind);
+/* Labels a layer from scratch (prepare): ENOMEM leaves it stale. */
+int astar__zones_label(astar_grid *g, astar_zones *z, const uint8_t *moves,
+                       const uint64_t *passable, int oneway);
+void astar__zones_release(astar_grid *g, astar_zones *z);
+void astar__zones_scratch_release(astar_grid *g);
+size_t astar__zones_memory(const astar_grid *g, const astar_zones *z);
+static inline void astar__zones_stale(astar_zones *z) { z->stale = 1; }
+static inline int astar__zones_ready(const astar_zones *z) {
+  return z->label != NULL && !z->stale;
+}
+/* The zones of unit's layer (the grid's own or the unit's), NULL for an
+ * undefined unit. */
+const astar_zones *astar__layer_zones(const astar_grid *g, int unit);
+/* *apart = 1 when tiles a and b are in different zones (EPREPARE when
+ * the labels are not ready). */
+int astar__zones_apart(const astar_grid *g, int unit, uint32_t a,
+                       uint32_t b, int *apart);
+
+/* ---- layer.c ---- */
 uint8_t astar__moves(const astar_grid *g, const uint64_t *bits, uint32_t i);
+uint8_t astar__height_filter(const astar_grid *g, const astar_unit *u,
+                             uint32_t i, uint8_t moves);
 void astar__refresh_moves(astar_grid *g, const astar_unit *u, int32_t px0,
                           int32_t py0, int32_t px1, int32_t py1);
 void astar__min_remove(astar_min *m, float c);
@@ -84,38 +176,105 @@ void astar__min_add(astar_min *m, float c);
 void astar__min_scan(const astar_grid *g, const float *cost, astar_min *m);
 void astar__range_remove(astar_range *r, float c);
 void astar__range_add(astar_range *r, float c);
-int astar__range_uniform(const astar_grid *g, const float *cost,
-                         const uint64_t *passable, astar_range *r, float *c);
+void astar__range_scan(const astar_grid *g, const float *cost,
+                       const uint64_t *passable, astar_range *r);
 void astar__flip_column_bit(const astar_grid *g, uint64_t *t, uint32_t i);
+int astar__height_limited(const astar_unit *u);
+/* A unit's own cost on tile i (HUGE_VALF where it cannot enter) and
+ * whether it can enter i. */
+float astar__unit_cost(float c, float m); /* c * m, kept a positive float */
+float astar__own_cost(const astar_grid *g, const astar_unit *u, uint32_t i);
+int astar__own_open(const astar_grid *g, const astar_unit *u, uint32_t i);
+void astar__free_own(astar_grid *g, astar_unit *u);
+/* Can JPS run on the grid's movement at all? */
+int astar__jps_movement(const astar_grid *g);
 
-/* What JPS reads for one unit class: its passability, where its
- * column-major copy lives (made on JPS's first use), its tile costs and
- * the one cost every passable tile has. */
+/* What JPS reads for one unit class: its passability, its column-major
+ * copy (made by prepare), its tile costs and the one cost every passable
+ * tile has. */
 typedef struct astar__jps_layer {
   const uint64_t *passable;
-  uint64_t **columns;
+  const uint64_t *columns;
   const float *cost;
   float uniform;
 } astar__jps_layer;
+/* Fills *J for a defined unit: 1 when every passable tile costs the same,
+ * 0 when not, ASTAR_EPREPARE when the layer is not prepared. */
+int astar__unit_jps_layer(const astar_grid *g, int unit, astar__jps_layer *J);
 
-/* units.c: keeping the units' own layers in step with the grid's */
-uint8_t astar__height_filter(const astar_grid *g, const astar_unit *u,
-                             uint32_t i, uint8_t moves);
+/* ---- units.c: keeping the units' own layers in step with the grid's ---- */
 void astar__units_cost_changed(astar_grid *g, uint32_t i);
 void astar__units_tile_changed(astar_grid *g, int32_t x, int32_t y,
                                uint32_t i);
 void astar__units_stale(astar_grid *g);
 void astar__units_release(astar_grid *g);
 size_t astar__units_memory(const astar_grid *g);
-/* Fills *J for a defined unit (rebuilding stale layers): returns 1 when
- * every passable tile costs the same, 0 when not, or ASTAR_ENOMEM. */
-int astar__unit_jps_layer(astar_grid *g, int unit, astar__jps_layer *J);
-/* Search scratch shared by the engines (search.c): allocate on first use,
- * start a new generation (returns the stamp tag), double the heap. */
-uint32_t astar__next_generation(astar_grid *G);
-int astar__grow_heap(astar_grid *G);
 
-/* ---- heuristics (search.c sets them up; every engine reads them) ---- */
+/* ---- context.c: the search context ---- */
+
+/* A tile callback's result, valid in search generation gen. */
+typedef struct astar_memo {
+  double cost;
+  uint32_t gen;
+} astar__memo;
+
+typedef struct astar__target {
+  int32_t x, y;
+  int32_t index;  /* in q->goals; -1 for gx, gy */
+  uint32_t node;
+  double offset;  /* subtracted from the heuristic (next to a blocked goal) */
+} astar__target;
+
+/* Scratch of the query options, made on the first query that needs it. */
+typedef struct astar_extra {
+  uint32_t *depth;         /* ntiles: steps from the start (max_length) */
+  double *count;           /* ntiles: equal-cost paths (random ties) */
+  astar__target *targets;  /* the goals as given */
+  size_t targets_cap;
+  uint64_t *set;           /* node << 32 | target: sorted goal tiles */
+  size_t set_cap;
+} astar__extra;
+
+typedef struct astar__frame { /* one tile of IDA*'s current path */
+  double g;
+  uint32_t node;
+  uint32_t moves; /* directions not tried yet */
+} astar__frame;
+
+/* Scratch of bidirectional search and IDA*. */
+typedef struct astar_more {
+  /* bidirectional: the backward side's stamps (own generation) and heap
+     positions, the g labels of both sides, the backward open list */
+  uint32_t *stamp_b, *pos_b;
+  uint32_t generation;
+  double *gf, *gb;
+  astar_heap_entry *heap_b;
+  size_t heap_b_cap;
+  /* IDA*: the current path, grown as needed */
+  astar__frame *frames;
+  size_t frames_cap;
+} astar__more;
+
+/* Sizes the per-tile arrays for a map of ntiles tiles (stamps, heap
+ * positions, the first heap); a context last sized for another map
+ * drops its per-tile scratch first. */
+int astar__context_fit(astar_search *s, uint32_t ntiles);
+/* A new generation (returns the stamp tag); on wrap-around the stamps
+ * and the memo are cleared once. */
+uint32_t astar__next_generation(astar_search *s);
+int astar__grow_heap(astar_search *s);
+int astar__context_memo(astar_search *s);
+int astar__context_extra(astar_search *s, int depth, int count,
+                         size_t targets, size_t set);
+int astar__context_more(astar_search *s, int bidir);
+/* Grows a buffer of the context. */
+int astar__context_grow(astar_search *s, void **p, size_t *cap, size_t need,
+                        size_t elem);
+void astar__sort_set(uint64_t *set, size_t n);
+/* The target index of node in the sorted set, or -1. */
+long astar__set_find(const uint64_t *set, size_t n, uint32_t node);
+
+/* ---- heuristics (find_path.c sets them up; every engine reads them) ---- */
 
 /* Every heuristic is h = A * max(dx, dy) + B * min(dx, dy), or
  * A * sqrt(dx^2 + dy^2) for euclidean, or A * max(|dx|, |dy|, |dx + dy|)
@@ -131,8 +290,8 @@ typedef struct astar__heuristic {
 
 /* The default (or named) heuristic of q on G towards (q->gx, q->gy),
  * scaled by min_cost and q->weight. */
-void astar__heuristic_init(heuristic *h, astar_grid *G, const astar_query *q,
-                           double min_cost);
+void astar__heuristic_init(heuristic *h, const astar_grid *G,
+                           const astar_query *q, double min_cost);
 
 static inline double heuristic_shaped(const heuristic *h, int32_t dx, int32_t dy) {
   int64_t ax = dx < 0 ? -(int64_t)dx : dx, ay = dy < 0 ? -(int64_t)dy : dy;
@@ -157,98 +316,71 @@ static inline double heuristic_at(const heuristic *h, int32_t x, int32_t y) {
   return heuristic_d(h, x - h->gx, y - h->gy);
 }
 
-/* search.c: does the query use an option beyond the plain search
- * (another algorithm of the family, ties, goals, cutoffs, closest, start
- * and goal handling, a heuristic function)? */
-int astar__uses_options(const astar_query *q);
+/* ---- the state of a begun search (find_path.c and the engines) ---- */
 
-/* Jump point search (jps.c) over the passability bitmap `passable` (one
- * bit per padded tile, as astar_grid.passable).  The caller has checked
- * the query (in range, astar_jps_unsupported(G, q) == NULL).  Same result
- * and path walk as astar_find_path. */
-int astar__jps(astar_grid *G, const astar__jps_layer *J,
-               const astar_query *q, astar_result *r);
+#define ASTAR__MAX_H_GOALS 16 /* more goals: the heuristic is 0 (Dijkstra) */
 
-/* search_opts.c: scratch of the query options, allocated on first use and
- * kept by the grid (G->extra). */
-typedef struct astar__target {
-  int32_t x, y;
-  int32_t index;  /* in q->goals; -1 for gx, gy */
-  uint32_t node;
-  double offset;  /* subtracted from the heuristic (next to a blocked goal) */
-} astar__target;
+typedef struct astar__run {
+  const astar_grid *G;
+  astar_search *s;
+  astar_query q;        /* the query, copied at begin */
+  astar_result r;       /* the result so far */
+  astar_layer L;
+  heuristic h;
+  int engine;           /* ASTAR__ENGINE_* */
+  int mode;             /* the A* family loop's extras (astar_loop.c) */
+  double inv_q, bound;
+  uint32_t start, goal, tag;
+  /* where the loop stands between slices */
+  size_t n, head;       /* open list size; a queue's front (BFS) */
+  uint32_t expanded;
+  int found;            /* a goal came off the open list */
+  /* ---- query options ---- */
+  const uint64_t *set;  /* sorted goal tiles; goal then unused */
+  size_t nset;
+  const astar__target *targets; /* goals as given, for h and closest */
+  size_t ntargets;
+  heuristic dist;       /* closeness: the default heuristic, scale 1 */
+  unsigned start_moves; /* moves out of the start (blocked start) */
+  uint32_t *depth;      /* steps per node, when max_length */
+  double *count;        /* equal-cost paths per node (random ties) */
+  double max_cost;
+  uint32_t max_length, max_nodes, beam;
+  int closest;
+  int cut;              /* a cutoff kept the search from a node */
+  int goal_blocked;     /* every goal was blocked */
+  uint32_t reached;     /* the goal expanded, or best when closest */
+  uint32_t best;
+  double best_d, best_g;
+  int32_t line_x, line_y, line_dx, line_dy; /* straight ties */
+  uint64_t rng;
+  int st;               /* a heuristic callback's failure */
+  uint32_t peak, evicted;
+  /* ---- JPS ---- */
+  astar__jps_layer J;
+  double hA, hB, jstep[8];
+} astar__run;
 
-typedef struct astar_extra {
-  uint32_t *depth;         /* ntiles: steps from the start (max_length) */
-  double *count;           /* ntiles: equal-cost paths (random ties) */
-  astar__target *targets;  /* the goals as given */
-  size_t targets_cap;
-  uint64_t *set;           /* node << 32 | target: sorted goal tiles */
-  size_t set_cap;
-} astar__extra;
+enum { ASTAR__ENGINE_LOOP = 0, ASTAR__ENGINE_JPS, ASTAR__ENGINE_IDA,
+       ASTAR__ENGINE_BIDIR };
 
-int astar__extra_arrays(astar_grid *g, int depth, int count);
-int astar__extra_goals(astar_grid *g, size_t targets, size_t set);
-void astar__extra_release(astar_grid *g);
-size_t astar__extra_memory(const astar_grid *g);
-void astar__sort_set(uint64_t *set, size_t n);
-/* The target index of node in the sorted set, or -1. */
-long astar__set_find(const uint64_t *set, size_t n, uint32_t node);
+/* The engines.  *_start sets up the run after the front door's checks
+ * (ASTAR_OK to search, 1 when R->r.outcome is known, or an error); *_step
+ * expands at most budget nodes (0: no limit) and returns ASTAR_RUNNING
+ * while unfinished, ASTAR_OK when done (R->r filled, the path in the
+ * context), or an error. */
+#define ASTAR__SUSPENDED 1
+int astar__loop_start(astar__run *R);
+int astar__loop_step(astar__run *R, uint32_t budget);
+int astar__jps_start(astar__run *R);
+int astar__jps_step(astar__run *R, uint32_t budget);
+int astar__ida(astar__run *R);
+int astar__bidir(astar__run *R);
 
-/* search.c: the search scratch, which zones.c borrows between searches */
-int astar__ensure_scratch(astar_grid *g);
-uint32_t astar__next_tag(astar_grid *g);
-
-/* zones.c */
-enum { ASTAR__ZONES_OPENED = 1, ASTAR__ZONES_CLOSED = 2,
-       ASTAR__ZONES_MOVES = 3 /* moves gained and lost (heights) */ };
-/* After the moves of the 3x3 tiles around (x, y) changed in a layer: an
- * OPENED or CLOSED tile (x, y), or MOVES of a height change. */
-void astar__zones_changed(astar_grid *g, astar_zones *z, const uint8_t *moves,
-                          const uint64_t *passable, int oneway, int32_t x,
-                          int32_t y, int kind);
-void astar__zones_release(astar_grid *g, astar_zones *z);
-size_t astar__zones_memory(const astar_zones *z, uint32_t ntiles);
-/* *apart = 1 when tiles a and b are in different zones of unit's layer
- * (labelled first if needed: ENOMEM). */
-int astar__zones_apart(astar_grid *g, int unit, uint32_t a, uint32_t b,
-                       int *apart);
-static inline void astar__zones_stale(astar_zones *z) { z->stale = 1; }
-/* search_bidir.c / search_ida.c: scratch of IDA* and bidirectional search,
- * kept by the grid (G->more) and allocated on first use. */
-typedef struct astar__open { /* an open-list entry (lazy deletion) */
-  double key, g;
-  uint32_t node;
-} astar__open;
-
-typedef struct astar__frame { /* one tile of IDA*'s current path */
-  double g;
-  uint32_t node;
-  uint32_t moves; /* directions not tried yet */
-} astar__frame;
-
-typedef struct astar_more {
-  /* bidirectional: the backward side's stamps (own generation), the g
-     labels of both sides, the two open lists (queues for BFS) */
-  uint32_t *stamp_b;
-  uint32_t generation;
-  double *gf, *gb;
-  astar__open *open[2];
-  size_t open_cap[2];
-  /* IDA*: the current path, grown as needed */
-  astar__frame *frames;
-  size_t frames_cap;
-} astar__more;
-
-int astar__more_grow(astar_grid *G, void **p, size_t *cap, size_t need,
-                     size_t elem);
-void astar__more_release(astar_grid *G);
-size_t astar__more_memory(const astar_grid *G);
-/* Start/goal checks, layer and heuristic bound shared by these engines:
- * ASTAR_OK to search, 1 when r->outcome is known, or an error. */
-int astar__engine_setup(astar_grid *G, const astar_query *q, astar_result *r,
-                        astar_layer *L, double *bound);
-int astar__bidir(astar_grid *G, const astar_query *q, astar_result *r);
-int astar__ida(astar_grid *G, const astar_query *q, astar_result *r);
+/* Shared by the engines: start/goal checks and the heuristic bound.
+ * ASTAR_OK to search, 1 when R->r.outcome is known, or an error. */
+int astar__engine_setup(astar__run *R);
+/* Records the end of a search in the context (the path walk's state). */
+void astar__finish(astar__run *R, int found, uint32_t end);
 
 #endif

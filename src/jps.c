@@ -21,6 +21,7 @@
  * by step from the start in the order A* sums it.
  */
 #include "astar.h"
+#include "heap.h"
 #include "internal.h"
 
 #include <math.h>
@@ -47,41 +48,6 @@ static unsigned msb64(uint64_t m) {
   return b;
 }
 #endif
-
-/* ---- when JPS applies ---- */
-
-const char *astar_jps_unsupported(astar_grid *G, const astar_query *q) {
-  const astar_unit *u = q->unit > 0 && q->unit < ASTAR_MAX_UNITS
-                            ? G->units[q->unit]
-                            : G->units[0];
-  if (G->diagonal != ASTAR_DIAG_BOTH_FREE)
-    return "8-way movement with no corner cutting (diagonals = "
-           "'no_corner_cut')";
-  if (!(G->cardinal_length <= G->diagonal_length &&
-        G->diagonal_length <= 2.0 * G->cardinal_length))
-    return "a diagonal step length between 1 and 2 cardinal lengths";
-  if (!astar_unit_defined(G, q->unit)) return "a defined unit class";
-  if (astar__uses_options(q))
-    return "none of the options ties, goals, max_cost, max_length, "
-           "max_nodes, closest, leave_blocked_start, next_to_blocked_goal "
-           "or a heuristic function";
-  if (q->tile_fn != NULL || q->move_fn != NULL)
-    return "no cost callbacks (tile_cost, move_cost)";
-  if (u != NULL && G->heights != NULL &&
-      (u->climb > 0.0 || u->descend > 0.0 || u->max_climb < HUGE_VAL ||
-       u->max_drop < HUGE_VAL))
-    return "a unit class without a height rule (climb, descend, max_climb, "
-           "max_drop)";
-  if (q->heuristic != ASTAR_H_DEFAULT) return "the default heuristic";
-  if (q->weight != 1.0) return "weight 1";
-  {
-    astar__jps_layer J;
-    int st = astar__unit_jps_layer(G, q->unit, &J);
-    if (st < 0) return "memory for the unit class's layers";
-    if (st == 0) return "uniform tile costs";
-  }
-  return NULL;
-}
 
 /* ---- bits ---- */
 
@@ -239,43 +205,6 @@ static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
   }
 }
 
-/* ---- open list (the same heap as search.c's) ---- */
-
-static inline int entry_less(const astar_heap_entry *a,
-                             const astar_heap_entry *b) {
-  return a->key < b->key || (a->key == b->key && a->g > b->g);
-}
-
-static inline void heap_up(astar_heap_entry *heap, uint32_t *pos, size_t i,
-                           astar_heap_entry e) {
-  while (i > 0) {
-    size_t p = (i - 1) / 2;
-    if (!entry_less(&e, &heap[p])) break;
-    heap[i] = heap[p];
-    pos[heap[i].node] = (uint32_t)i;
-    i = p;
-  }
-  heap[i] = e;
-  pos[e.node] = (uint32_t)i;
-}
-
-static inline void heap_pop(astar_heap_entry *heap, uint32_t *pos, size_t n) {
-  astar_heap_entry e = heap[--n];
-  size_t i = 0;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && entry_less(&heap[c + 1], &heap[c])) c++;
-    if (!entry_less(&heap[c], &e)) break;
-    heap[i] = heap[c];
-    pos[heap[i].node] = (uint32_t)i;
-    i = c;
-  }
-  heap[i] = e;
-  pos[e.node] = (uint32_t)i;
-}
-
-
 /* ---- successors ----
  * The directions worth jumping in from u, reached in direction `from_dir`
  * (8: u is the start, every legal move).  nb holds the 3x3 neighbourhood:
@@ -320,36 +249,12 @@ static unsigned successors(unsigned nb, unsigned from_dir) {
   return legal & want;
 }
 
-/* ---- the column-major copy ---- */
-
-/* Makes G->passable_t from passable on first use; grid.c keeps it in step
- * with every later edit. */
-static int ensure_columns(astar_grid *G, const astar__jps_layer *J) {
-  size_t words = ((size_t)G->ntiles + 63u) / 64u;
-  uint32_t s = (uint32_t)G->stride, ph = (uint32_t)G->height + 2u, x, y;
-  const uint64_t *passable = J->passable;
-  uint64_t *t;
-  if (*J->columns != NULL) return ASTAR_OK;
-  t = G->alloc(G->alloc_ud, NULL, 0, words * sizeof(uint64_t));
-  if (t == NULL) return ASTAR_ENOMEM;
-  memset(t, 0, words * sizeof(uint64_t));
-  for (y = 1; y + 1 < ph; y++) {
-    for (x = 1; x + 1 < s; x++) {
-      uint32_t i = y * s + x, j = x * ph + y;
-      if ((passable[i >> 6] >> (i & 63u)) & 1u)
-        t[j >> 6] |= (uint64_t)1 << (j & 63u);
-    }
-  }
-  *J->columns = t;
-  return ASTAR_OK;
-}
-
 /* ---- the path: every tile, costs summed from the start ---- */
 
-static void unfold_path(astar_grid *G, const float *cost, uint32_t start,
-                        uint32_t goal,
-                        astar_result *r) {
-  uint32_t *link = G->heap_pos, *stamp = G->stamp;
+static void unfold_path(astar__run *R, const float *cost, uint32_t start,
+                        uint32_t goal, astar_result *r) {
+  const astar_grid *G = R->G;
+  uint32_t *link = R->s->heap_pos, *stamp = R->s->stamp;
   uint32_t v = goal, child = NONE, cur, len = 1;
   double g = 0.0;
   /* parent links (goal -> start) become child links (start -> goal) */
@@ -379,95 +284,109 @@ static void unfold_path(astar_grid *G, const float *cost, uint32_t start,
 
 /* ---- the search ---- */
 
-int astar__jps(astar_grid *G, const astar__jps_layer *J,
-               const astar_query *q, astar_result *r) {
-  uint32_t start, goal, open_tag, stride;
-  double card, diag, hA, hB, inv_q, step[8];
-  float c;
-  astar_heap_entry *heap;
-  size_t n = 0;
-  uint32_t *pos, *stamp;
-  uint32_t expanded = 0, generated = 1;
-  size_t peak = 1;
-  bitmap b;
-  planes P;
-  int st;
-
-  memset(r, 0, sizeof *r);
-  r->outcome = ASTAR_NO_PATH;
-  r->goal_index = -1;
-  r->algorithm = ASTAR_ALGO_JPS;
-  if (G->busy) return ASTAR_EBUSY;
-  b.bm = J->passable;
-  b.nwords = ((size_t)G->ntiles + 63u) / 64u;
-  b.stride = stride = (uint32_t)G->stride;
-  start = astar_index(G, q->sx, q->sy);
-  goal = astar_index(G, q->gx, q->gy);
-  G->last_start = start;
-  G->last_goal = goal;
-  G->last_outcome = ASTAR_NO_PATH;
-  if (!open_at(&b, start)) {
-    r->outcome = G->last_outcome = ASTAR_START_BLOCKED;
-    return ASTAR_OK;
+int astar__jps_start(astar__run *R) {
+  const astar_grid *G = R->G;
+  astar_search *ctx = R->s;
+  const astar_query *q = &R->q;
+  double card, diag, c;
+  int st, apart = 0;
+  if ((st = astar__unit_jps_layer(G, q->unit, &R->J)) < 0) return st;
+  if (!astar__bit(R->J.passable, R->start)) {
+    R->r.outcome = ASTAR_START_BLOCKED;
+    return 1;
   }
-  if (!open_at(&b, goal)) {
-    r->outcome = G->last_outcome = ASTAR_GOAL_BLOCKED;
-    return ASTAR_OK;
+  if (!astar__bit(R->J.passable, R->goal)) {
+    R->r.outcome = ASTAR_GOAL_BLOCKED;
+    return 1;
   }
-  if ((st = astar__ensure_scratch(G)) != ASTAR_OK) return st;
-  if ((st = ensure_columns(G, J)) != ASTAR_OK) return st;
-  P.b = b;
-  P.t.bm = *J->columns;
-  P.t.nwords = b.nwords;
-  P.t.stride = (uint32_t)G->height + 2u;
-  P.goal = goal;
-  P.goal_t = to_col(&P, goal);
-
-  c = J->uniform;
+  if (!q->no_zones && R->start != R->goal) {
+    if ((st = astar__zones_apart(G, q->unit, R->start, R->goal, &apart)) !=
+        ASTAR_OK)
+      return st;
+    if (apart) { /* no_path, nothing expanded, no path to walk */
+      R->r.outcome = ASTAR_NO_PATH;
+      return 1;
+    }
+  }
+  c = (double)R->J.uniform;
   card = G->cardinal_length;
   diag = G->diagonal_length;
   /* octile distance; with cardinal <= diagonal <= 2 cardinal it is the
      default heuristic */
-  hA = card * (double)c;
-  hB = (diag - card) * (double)c;
-  inv_q = 16777216.0 / ((double)c * card);
+  R->hA = card * c;
+  R->hB = (diag - card) * c;
+  R->inv_q = 16777216.0 / (c * card);
   {
     int d;
-    for (d = 0; d < 8; d++) step[d] = G->step_length[d] * (double)c;
+    for (d = 0; d < 8; d++) R->jstep[d] = G->step_length[d] * c;
   }
-
-  open_tag = G->explored_tag = astar__next_generation(G);
-  pos = G->heap_pos;
-  stamp = G->stamp;
-  heap = G->heap;
-  G->busy = 1;
-
-  stamp[start] = open_tag;
+  R->tag = ctx->explored_tag = astar__next_generation(ctx);
+  ctx->stamp[R->start] = R->tag;
   {
     astar_heap_entry e;
     int32_t dx = q->sx - q->gx, dy = q->sy - q->gy;
     if (dx < 0) dx = -dx;
     if (dy < 0) dy = -dy;
-    e.key = astar__quantise(dx > dy ? hA * dx + hB * dy : hA * dy + hB * dx, inv_q);
+    e.key = astar__quantise(
+        dx > dy ? R->hA * dx + R->hB * dy : R->hA * dy + R->hB * dx, R->inv_q);
     e.g = 0.0;
-    e.node = start;
-    e.aux = start;
-    heap_up(heap, pos, n++, e);
+    e.node = R->start;
+    e.aux = R->start;
+    astar__heap_up(ctx->heap, ctx->heap_pos, 0, e, 0);
+    R->n = 1;
+    R->r.generated = 1;
+    R->peak = 1;
   }
+  return ASTAR_OK;
+}
+
+int astar__jps_step(astar__run *R, uint32_t budget) {
+  const astar_grid *G = R->G;
+  astar_search *ctx = R->s;
+  const astar_query *q = &R->q;
+  const uint32_t start = R->start, goal = R->goal, open_tag = R->tag;
+  const uint32_t stride = (uint32_t)G->stride;
+  const double hA = R->hA, hB = R->hB, inv_q = R->inv_q;
+  const double *step = R->jstep;
+  astar_heap_entry *heap = ctx->heap;
+  uint32_t *pos = ctx->heap_pos, *stamp = ctx->stamp;
+  size_t n = R->n, peak = R->peak;
+  uint32_t expanded = R->expanded, generated = R->r.generated;
+  uint32_t left = budget != 0 ? budget : UINT32_MAX;
+  int st = ASTAR_OK;
+  bitmap b;
+  planes P;
+
+  b.bm = R->J.passable;
+  b.nwords = ((size_t)G->ntiles + 63u) / 64u;
+  b.stride = stride;
+  P.b = b;
+  P.t.bm = R->J.columns;
+  P.t.nwords = b.nwords;
+  P.t.stride = (uint32_t)G->height + 2u;
+  P.goal = goal;
+  P.goal_t = to_col(&P, goal);
 
   while (n > 0) {
-    uint32_t u = heap[0].node, parent = heap[0].aux;
-    double gu = heap[0].g;
+    uint32_t u, parent;
+    double gu;
     unsigned dirs, nb;
     int32_t ux, uy;
     uint32_t ut;
-    if (n > 1) heap_pop(heap, pos, n);
+    if (left-- == 0) {
+      st = ASTAR__SUSPENDED;
+      break;
+    }
+    u = heap[0].node;
+    parent = heap[0].aux;
+    gu = heap[0].g;
+    if (n > 1) astar__heap_pop(heap, pos, n, 0);
     n--;
     stamp[u] |= STAMP_CLOSED;
     pos[u] = parent; /* a closed node's heap position is free */
     expanded++;
     if (u == goal) {
-      G->last_outcome = ASTAR_FOUND;
+      R->found = 1;
       break;
     }
     astar_xy(G, u, &ux, &uy);
@@ -493,13 +412,12 @@ int astar__jps(astar_grid *G, const astar__jps_layer *J,
         at = pos[j];
         if (ng >= heap[at].g) continue;
       } else {
-        if (n == G->heap_cap) {
-          if (astar__grow_heap(G) != ASTAR_OK) {
-            G->busy = 0;
-            G->last_outcome = ASTAR_NO_PATH;
-            return ASTAR_ENOMEM;
+        if (n == ctx->heap_cap) {
+          if (astar__grow_heap(ctx) != ASTAR_OK) {
+            st = ASTAR_ENOMEM;
+            break;
           }
-          heap = G->heap;
+          heap = ctx->heap;
         }
         at = n++;
         generated++;
@@ -510,23 +428,30 @@ int astar__jps(astar_grid *G, const astar__jps_layer *J,
       jy = uy + (int32_t)k * astar_dir_dy[d];
       hx = jx > q->gx ? jx - q->gx : q->gx - jx;
       hy = jy > q->gy ? jy - q->gy : q->gy - jy;
-      e.key = astar__quantise(ng + (hx > hy ? hA * hx + hB * hy : hA * hy + hB * hx),
-                       inv_q);
+      e.key = astar__quantise(
+          ng + (hx > hy ? hA * hx + hB * hy : hA * hy + hB * hx), inv_q);
       e.g = ng;
       e.node = j;
       e.aux = u;
-      heap_up(heap, pos, at, e);
+      astar__heap_up(heap, pos, at, e, 0);
     }
+    if (st != ASTAR_OK) break;
   }
-  G->busy = 0;
-  r->expanded = expanded;
-  r->generated = generated;
-  r->peak_open = (uint32_t)peak;
-  r->outcome = G->last_outcome;
-  if (r->outcome == ASTAR_FOUND) {
-    unfold_path(G, J->cost, start, goal, r);
-    r->end_x = q->gx;
-    r->end_y = q->gy;
+  R->n = n;
+  R->peak = (uint32_t)peak;
+  R->expanded = expanded;
+  R->r.expanded = expanded;
+  R->r.generated = generated;
+  R->r.peak_open = (uint32_t)peak;
+  if (st != ASTAR_OK) return st;
+  if (R->found) {
+    R->r.outcome = ASTAR_FOUND;
+    unfold_path(R, R->J.cost, start, goal, &R->r);
+    R->r.end_x = q->gx;
+    R->r.end_y = q->gy;
+  } else {
+    R->r.outcome = ASTAR_NO_PATH;
   }
+  astar__finish(R, R->found, goal);
   return ASTAR_OK;
 }

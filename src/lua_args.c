@@ -37,10 +37,26 @@ const char *la_describe(lua_State *L, int idx, char *buf, size_t size) {
       snprintf(buf, size, "%.14g", v);
     return buf;
   }
-  case LUA_TSTRING: {
-    size_t len;
+  case LUA_TSTRING: { /* at most 40 bytes, others than text as \ddd */
+    size_t len, i, k = 0;
     const char *s = lua_tolstring(L, idx, &len);
-    snprintf(buf, size, "'%.40s%s'", s, len > 40 ? "..." : "");
+    if (size < 8) return "string";
+    buf[k++] = '\'';
+    for (i = 0; i < len && i < 40 && k + 6 < size; i++) {
+      unsigned char c = (unsigned char)s[i];
+      if (c >= 32 && c < 127) {
+        buf[k++] = (char)c;
+      } else {
+        snprintf(buf + k, size - k, "\\%d", (int)c);
+        k += strlen(buf + k);
+      }
+    }
+    if (i < len && k + 4 < size) {
+      memcpy(buf + k, "...", 3);
+      k += 3;
+    }
+    buf[k++] = '\'';
+    buf[k] = '\0';
     return buf;
   }
   case LUA_TBOOLEAN:
@@ -62,6 +78,14 @@ void la_raise(lua_State *L, int status, const char *fname) {
 }
 
 /* ---- argument checks ---- */
+
+int la_streq(lua_State *L, int idx, const char *s) {
+  size_t len, n = strlen(s);
+  const char *v;
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  v = lua_tolstring(L, idx, &len);
+  return len == n && memcmp(v, s, n) == 0;
+}
 
 /* An integer in [lo, hi]; name is what the argument is called. */
 int32_t la_int(lua_State *L, int arg, const char *fname,
@@ -135,7 +159,7 @@ int la_options(lua_State *L, int arg, const char *fname,
       la_error(L, arg, fname, "option names must be strings, got %s",
                 la_describe(L, -1, buf, sizeof buf));
     for (i = 0; known[i] != NULL; i++)
-      if (strcmp(lua_tostring(L, -1), known[i]) == 0) found = 1;
+      if (la_streq(L, -1, known[i])) found = 1;
     if (!found)
       la_error(L, arg, fname, "unknown option %s",
                 la_describe(L, -1, buf, sizeof buf));
@@ -152,9 +176,8 @@ int la_enum(lua_State *L, int arg, const char *fname,
   lua_getfield(L, arg, name);
   if (!lua_isnil(L, -1)) {
     result = -1;
-    if (lua_type(L, -1) == LUA_TSTRING)
-      for (i = 0; values[i] != NULL; i++)
-        if (strcmp(lua_tostring(L, -1), values[i]) == 0) result = i;
+    for (i = 0; values[i] != NULL; i++)
+      if (la_streq(L, -1, values[i])) result = i;
     if (result < 0)
       la_error(L, arg, fname, "%s must be one of %s, got %s", name, list,
                 la_describe(L, -1, buf, sizeof buf));

@@ -22,6 +22,10 @@ const char *la_describe(lua_State *L, int idx, char *buf, size_t size);
 /* Raises the error for a core status (out of memory, busy, ...). */
 void la_raise(lua_State *L, int status, const char *fname);
 
+/* 1 when the value at idx is the string s, compared with its length (a
+ * Lua string with an embedded NUL is never a C string's equal). */
+int la_streq(lua_State *L, int idx, const char *s);
+
 /* An integer in [lo, hi] at arg; name is what the argument is called and
  * range_word the phrase before the range ("out of range"). */
 int32_t la_int(lua_State *L, int arg, const char *fname, const char *name,

@@ -1,4 +1,4 @@
-/* What the binding's files share about grid userdata. */
+/* What the binding's files share about the Grid type. */
 #ifndef ASTAR_LUA_GRID_H
 #define ASTAR_LUA_GRID_H
 
@@ -6,19 +6,72 @@
 #include "compat.h"
 
 #define GRID_MT "astar.Grid"
-/* every function gets the grid metatable as upvalue 1 */
+/* every function of the module gets the grid metatable as upvalue 1 and
+ * lg_protected's trampoline as upvalue 2 */
 #define GRID_MT_UPVALUE lua_upvalueindex(1)
+#define PROTECT_UPVALUE lua_upvalueindex(2)
 
+struct lg_anchor;
+
+/*
+ * A Grid userdata: the map, its default search context (find_path,
+ * next_step) and the bookkeeping that keeps both safe from the Lua code a
+ * method may run (option tables with metamethods, callbacks, finalizers).
+ *
+ *  - A method reads every Lua argument first, then takes the map with
+ *    lg_core, which raises if that Lua code closed the grid meanwhile.
+ *  - Where the core runs Lua code mid-way (cost callbacks, the read-out
+ *    of a path into a table) the grid is busy (lg_enter / lg_leave): its
+ *    methods raise "busy", and close, __close and __gc only mark it closed;
+ *    the memory goes when the method leaves.  Those sections never let a
+ *    Lua error through (callbacks run under lua_pcall, read-outs under
+ *    lg_protected), so busy always drops back.
+ *  - A grid closed while busy is listed in the state's anchor: when the
+ *    state closes in the middle of a method (os.exit(0, true) from a
+ *    callback), the anchor's finalizer, which runs after every other one,
+ *    frees what the method never got back to.
+ */
 typedef struct lgrid {
   astar_grid g;
-  lua_Alloc alloc; /* the state's allocator, captured at creation */
+  astar_search ctx;       /* the default search context */
+  lua_Alloc alloc;        /* the state's allocator, captured at creation */
   void *alloc_ud;
+  int busy;               /* sections of its methods now running */
+  int closed;             /* close asked for: methods raise */
+  size_t reported;        /* bytes the collector has been told of */
+  struct lg_anchor *anchor;
+  struct lgrid *pending_next, *pending_prev; /* closed while busy */
 } lgrid;
 
 /* The grid at idx, or NULL when it is not one. */
 lgrid *lg_to_grid(lua_State *L, int idx);
 /* The open, idle grid at argument 1, or a Lua error. */
-astar_grid *lg_check_grid(lua_State *L, const char *fname);
+lgrid *lg_check(lua_State *L, const char *fname);
+/* The map, after the method has read its arguments: raises "the grid is
+ * closed" (or "busy") when Lua code run meanwhile closed (or entered) it. */
+astar_grid *lg_core(lua_State *L, lgrid *ud, const char *fname);
+/* Busy sections; leave frees a grid closed meanwhile. */
+void lg_enter(lgrid *ud);
+void lg_leave(lgrid *ud);
+/* Tells the collector how much the grid's memory grew since last time
+ * (a step of the collector: may run finalizers, so call it last). */
+void lg_report(lua_State *L, lgrid *ud);
+/* Runs f(L, ud) in protected mode (f may raise) with the nargs values on
+ * top of the stack as its arguments 1..nargs: returns lua_pcall's status,
+ * with f's nresults results (or the error) on the stack.  Allocates
+ * nothing itself (needs 2 free stack slots). */
+typedef int (*lg_fn)(lua_State *L, void *ud);
+int lg_protected(lua_State *L, lg_fn f, void *ud, int nargs, int nresults);
+/* Movement options (diagonals, cardinal, diagonal) of the options at arg,
+ * with g's current values (or the defaults when g is NULL) for those
+ * absent. */
+void lg_movement_options(lua_State *L, int arg, const char *fname,
+                         const astar_grid *g, int *rule, double *cardinal,
+                         double *diagonal);
+/* Makes the map's derived data for unit ready for a query or a zone
+ * question (astar_grid_prepare), raising on failure. */
+void lg_prepare(lua_State *L, astar_grid *g, int unit, unsigned what,
+                const char *fname);
 
 /* Tables of tiles, rows t[y][x] or flat t[(y-1)*w + x]: lg_table_rows
  * checks the shape and returns 1 for rows; lg_table_row pushes row y
@@ -31,72 +84,42 @@ void lg_table_row(lua_State *L, int arg, const char *fname,
 void lg_table_tile(lua_State *L, int arg, int rows, const astar_grid *g,
                    int32_t x, int32_t y);
 
-/* Raises the error for a text that failed to parse. */
-void lg_text_error(lua_State *L, int arg, const char *fname,
+/* lua_module.c: text legends and parse errors, shared with load_string */
+void lm_check_legend(lua_State *L, int arg, const char *fname,
+                     astar_legend *legend, int names);
+void lm_text_error(lua_State *L, int arg, const char *fname,
                    const astar_parse_error *e);
+void lm_load_text(lua_State *L, astar_grid *g, const char *s, size_t len,
+                  const astar_legend *legend, int arg, const char *fname);
 
-/* lua_costs.c.  A names table maps name -> id and id -> name (terrain
+/* lua_terrain.c.  A names table maps name -> id and id -> name (terrain
  * classes, unit classes); a grid keeps one of each in its user value. */
-void lc_push_names(lua_State *L, int grid, const char *kind);
+void lt_push_names(lua_State *L, int grid, const char *kind);
 /* Pushes a names table for the `terrains` option of the options at arg
  * (empty when absent), checking it. */
-void lc_terrain_option(lua_State *L, int arg, const char *fname);
+void lt_terrain_option(lua_State *L, int arg, const char *fname);
 /* The terrain id of the value at idx (a name in the names table at names,
  * or an integer 0..255), or -1. */
-int lc_terrain_id(lua_State *L, int idx, int names);
+int lt_terrain_id(lua_State *L, int idx, int names);
 /* The unit named by the value at idx (argument arg of fname): a Lua error
  * when it is not defined. */
-int lc_unit_id(lua_State *L, int idx, int arg, const char *fname, int grid);
+int lt_unit_id(lua_State *L, int idx, int arg, const char *fname, int grid);
 /* The unit named by the option `unit` of the options at arg (0 when
  * absent): a Lua error when it is not defined. */
-int lc_unit_option(lua_State *L, int arg, const char *fname, int grid);
+int lt_unit_option(lua_State *L, int arg, const char *fname, int grid);
 
-/* Cost callbacks of a query.  lc_callbacks_init reads the options at arg
- * (tile_cost, move_cost, min_cost) into q; after astar_find_path returns
- * ASTAR_ECALLBACK or ASTAR_EBOUND, lc_callbacks_raise raises the error. */
-typedef struct lc_callbacks {
-  lua_State *L;
-  int tile, move; /* stack indices of the functions, 0 when absent */
-  int arg;        /* the options' argument number, for messages */
-  int bad;        /* 1: a callback returned something not a cost */
-  char msg[200];
-} lc_callbacks;
-void lc_callbacks_init(lua_State *L, int arg, const char *fname,
-                       lc_callbacks *cb, astar_query *q);
-void lc_callbacks_raise(lua_State *L, const char *fname, lc_callbacks *cb,
-                        int status, const astar_result *r);
-
-/* grid:fill(function): evaluates it once per tile and bakes the results. */
-int lc_fill_function(lua_State *L, astar_grid *g);
-
-extern const luaL_Reg lc_grid_methods[];
-/* lua_zones.c */
-extern const luaL_Reg lz_grid_methods[];
-
-/* lua_query.c: options of find_path / next_step beyond costs (algorithm,
- * ties, goals, cutoffs, closest, blocked start/goal, heuristic function,
- * stats, explored).  lq_options reads them into q (values it needs stay
- * on the stack); after the search lq_stats fills the stats table and
- * lq_explored the explored table, and after
- * ASTAR_ECALLBACK with lq_callback_failed lq_raise raises the error. */
-typedef struct lq_query {
-  lua_State *L;
-  int arg;          /* the options' argument number */
-  int hfn, stats;   /* stack indices, 0 when absent */
-  int explored;     /* stack index of the explored table, 0 when absent */
-  int failed, bad;  /* the heuristic raised / returned a bad value */
-  const char *algorithm;
-  char msg[200];
-} lq_query;
-extern const char *const lq_outcome_names[];
-int lq_has_goals(lua_State *L, int arg);
-int lq_heuristic_function(lua_State *L, int arg);
-void lq_options(lua_State *L, int arg, const char *fname, astar_grid *g,
-                astar_query *q, lq_query *lq);
-int lq_callback_failed(const lq_query *lq);
-void lq_raise(lua_State *L, const char *fname, lq_query *lq);
-void lq_stats(lua_State *L, const lq_query *lq, const astar_query *q,
-              const astar_result *r);
-void lq_explored(lua_State *L, const lq_query *lq, const astar_grid *g);
+/* The methods of each file, registered by lua_module.c. */
+extern const luaL_Reg lg_grid_methods[]; /* lua_grid.c */
+extern const luaL_Reg lg_grid_meta[];
+extern const luaL_Reg lq_grid_methods[]; /* lua_query.c */
+extern const luaL_Reg lt_grid_methods[]; /* lua_terrain.c */
+extern const luaL_Reg lz_grid_methods[]; /* lua_zones.c */
+/* lua_grid.c: pushes a new empty grid (the module's metatable, its user
+ * value with the names table at `names`) and sizes it (a Lua error names
+ * argument warg when the size is too big). */
+astar_grid *lg_push_grid(lua_State *L, int32_t w, int32_t h,
+                         const char *fname, int warg, int names);
+/* lua_grid.c: the anchor (see above), made once per state by luaopen. */
+void lg_open_anchor(lua_State *L);
 
 #endif

@@ -1,8 +1,18 @@
 /*
- * Query options of find_path / next_step beyond costs: the algorithm, tie
- * rules, goal sets, cutoffs, closest reachable tile, blocked start and
- * goal, a heuristic function, and the statistics table.  Each option is
- * read into the core's astar_query; the search itself stays in C.
+ * Everything about a query: grid:find_path and grid:next_step, every
+ * option (heuristic, weight, unit, cost callbacks, algorithm, ties, goals,
+ * cutoffs, closest, blocked start and goal, stats, explored), the one
+ * callback bridge between the core's hooks and Lua functions, and the one
+ * raise path for what went wrong.
+ *
+ * Order of work in a query: read every argument (Lua code may run: option
+ * tables with metamethods, finalizers), then take the map (lg_core),
+ * prepare it, search with the grid busy, read the path out under
+ * lg_protected, leave, and only then fill the stats table (its
+ * __newindex may do anything, the answer is on the stack already).
+ * Callbacks run under lua_pcall: the core is told to stop (it never sees
+ * a longjmp), unwinds, and then the error is raised again with its
+ * original value.
  */
 #include "astar.h"
 #include "compat.h"
@@ -15,6 +25,38 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#define CALLBACK_RULE "a positive finite number or false"
+
+/* One query's Lua side: where its functions and tables are on the stack,
+ * and what a callback reported. */
+typedef struct lq_query {
+  lua_State *L;
+  lgrid *ud;
+  int arg;           /* the options' argument number */
+  int tile, move;    /* stack indices of the cost callbacks, 0 when absent */
+  int hfn;           /* the heuristic function, 0 when absent */
+  int stats;         /* the stats table, 0 when absent */
+  int explored;      /* the explored table, 0 when absent */
+  int out;           /* the path table, 0 when absent */
+  int failed;        /* a callback raised: its error is on top */
+  int bad;           /* a callback returned what it must not: see msg */
+  const char *algorithm; /* the name asked for, NULL for auto */
+  astar_query q;
+  astar_result r;
+  char msg[200];
+} lq_query;
+
+static const char *const heuristic_names[] = {
+    "default", "manhattan", "chebyshev", "octile", "euclidean", "zero", NULL};
+#define HEURISTIC_LIST                                                  \
+  "'default', 'manhattan', 'chebyshev', 'octile', 'euclidean', 'zero' " \
+  "or a function"
+static const char *const query_keys[] = {
+    "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
+    "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
+    "max_length", "max_nodes", "closest", "leave_blocked_start",
+    "next_to_blocked_goal", "stats", "explored", "zones", NULL};
 
 /* Algorithms by name: each one is a setting of the core's engine.  Add a
  * row to add a name (weight: the default weight it implies, 0 = 1). */
@@ -48,8 +90,8 @@ static const char *const tie_names[] = {"larger_g", "straight", "random",
 #define DEFAULT_BEAM_WIDTH 1000
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact on every runtime */
 
-const char *const lq_outcome_names[] = {"found", "no_path", "start_blocked",
-                                        "goal_blocked", "cutoff"};
+static const char *const outcome_names[] = {
+    "found", "no_path", "start_blocked", "goal_blocked", "cutoff", "running"};
 
 /* A boolean option (absent: 0). */
 static int bool_option(lua_State *L, int arg, const char *fname,
@@ -84,7 +126,7 @@ static double int_option(lua_State *L, int arg, const char *fname,
   return v;
 }
 
-int lq_has_goals(lua_State *L, int arg) {
+static int has_goals(lua_State *L, int arg) {
   int has;
   if (lua_type(L, arg) != LUA_TTABLE) return 0;
   lua_getfield(L, arg, "goals");
@@ -134,28 +176,94 @@ static void goals_option(lua_State *L, int arg, const char *fname,
   /* the userdata stays on the stack (above the table) until the call ends */
 }
 
-/* ---- heuristic callback ---- */
+/* ---- the callback bridge ---- */
+
+static int room(lq_query *Q) {
+  if (lua_checkstack(Q->L, 8)) return 1;
+  snprintf(Q->msg, sizeof Q->msg, "callbacks nest too deep (no room on "
+           "the Lua stack)");
+  Q->bad = 1;
+  return 0;
+}
+
+/* Calls the function at stack index fn with the n values on top; on
+ * success takes its number result into *v (any type check is the
+ * caller's: the result stays on top).  ASTAR_OK, or -1 with Q->failed and
+ * the error on top. */
+static int call(lq_query *Q, int n) {
+  if (lua_pcall(Q->L, n, 1, 0) != 0) {
+    Q->failed = 1;
+    return -1;
+  }
+  return ASTAR_OK;
+}
+
+/* Takes a cost callback's result off the stack into *out (0: impassable). */
+static int take_cost(lq_query *Q, double *out, const char *name,
+                     const char *where) {
+  lua_State *L = Q->L;
+  char buf[64];
+  if (lua_type(L, -1) == LUA_TNUMBER &&
+      astar_cost_ok((double)lua_tonumber(L, -1))) {
+    *out = (double)lua_tonumber(L, -1);
+  } else if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+    *out = 0.0;
+  } else {
+    snprintf(Q->msg, sizeof Q->msg, "%s returned %s for %s; expected "
+             CALLBACK_RULE, name, la_describe(L, -1, buf, sizeof buf), where);
+    Q->bad = 1;
+    lua_pop(L, 1);
+    return -1;
+  }
+  lua_pop(L, 1);
+  return ASTAR_OK;
+}
+
+static int tile_hook(void *ud, int32_t x, int32_t y, double cost,
+                     double *out) {
+  lq_query *Q = (lq_query *)ud;
+  lua_State *L = Q->L;
+  char where[64];
+  if (!room(Q)) return -1;
+  lua_pushvalue(L, Q->tile);
+  lua_pushinteger(L, x + 1);
+  lua_pushinteger(L, y + 1);
+  lua_pushnumber(L, (lua_Number)cost);
+  if (call(Q, 3) != ASTAR_OK) return -1;
+  snprintf(where, sizeof where, "tile (%d, %d)", (int)x + 1, (int)y + 1);
+  return take_cost(Q, out, "tile_cost", where);
+}
+
+static int move_hook(void *ud, int32_t x1, int32_t y1, int32_t x2,
+                     int32_t y2, double cost, double *out) {
+  lq_query *Q = (lq_query *)ud;
+  lua_State *L = Q->L;
+  char where[80];
+  if (!room(Q)) return -1;
+  lua_pushvalue(L, Q->move);
+  lua_pushinteger(L, x1 + 1);
+  lua_pushinteger(L, y1 + 1);
+  lua_pushinteger(L, x2 + 1);
+  lua_pushinteger(L, y2 + 1);
+  lua_pushnumber(L, (lua_Number)cost);
+  if (call(Q, 5) != ASTAR_OK) return -1;
+  snprintf(where, sizeof where, "the step (%d, %d) -> (%d, %d)", (int)x1 + 1,
+           (int)y1 + 1, (int)x2 + 1, (int)y2 + 1);
+  return take_cost(Q, out, "move_cost", where);
+}
 
 static int heuristic_hook(void *ud, int32_t x, int32_t y, int32_t gx,
                           int32_t gy, double *out) {
-  lq_query *lq = (lq_query *)ud;
-  lua_State *L = lq->L;
+  lq_query *Q = (lq_query *)ud;
+  lua_State *L = Q->L;
   char buf[64];
-  if (!lua_checkstack(L, 8)) {
-    snprintf(lq->msg, sizeof lq->msg, "heuristic: no room on the Lua "
-             "stack");
-    lq->bad = 1;
-    return -1;
-  }
-  lua_pushvalue(L, lq->hfn);
+  if (!room(Q)) return -1;
+  lua_pushvalue(L, Q->hfn);
   lua_pushinteger(L, x + 1);
   lua_pushinteger(L, y + 1);
   lua_pushinteger(L, gx + 1);
   lua_pushinteger(L, gy + 1);
-  if (lua_pcall(L, 4, 1, 0) != 0) {
-    lq->failed = 1; /* the error stays on top */
-    return -1;
-  }
+  if (call(Q, 4) != ASTAR_OK) return -1;
   if (lua_type(L, -1) == LUA_TNUMBER) {
     double v = (double)lua_tonumber(L, -1);
     if (v >= 0.0 && v <= 1e300) {
@@ -164,91 +272,71 @@ static int heuristic_hook(void *ud, int32_t x, int32_t y, int32_t gx,
       return ASTAR_OK;
     }
   }
-  snprintf(lq->msg, sizeof lq->msg, "heuristic returned %s for (%d, %d) -> "
+  snprintf(Q->msg, sizeof Q->msg, "heuristic returned %s for (%d, %d) -> "
            "(%d, %d); expected a finite number >= 0",
            la_describe(L, -1, buf, sizeof buf), (int)x + 1, (int)y + 1,
            (int)gx + 1, (int)gy + 1);
   lua_pop(L, 1);
-  lq->bad = 1;
+  Q->bad = 1;
   return -1;
 }
 
-/* The heuristic option: a name (the caller reads it) or a function. */
-int lq_heuristic_function(lua_State *L, int arg) {
-  int is_fn;
-  lua_getfield(L, arg, "heuristic");
-  is_fn = lua_type(L, -1) == LUA_TFUNCTION;
-  lua_pop(L, 1);
-  return is_fn;
-}
+/* ---- the one raise path ---- */
 
-void lq_options(lua_State *L, int arg, const char *fname, astar_grid *g,
-                astar_query *q, lq_query *lq) {
-  char buf[64];
-  double w;
-  memset(lq, 0, sizeof *lq);
-  lq->L = L;
-  lq->arg = arg;
-  lq->algorithm = NULL; /* auto: what ran */
-  if (lua_type(L, arg) != LUA_TTABLE) return;
-
-  lua_getfield(L, arg, "algorithm");
-  if (!lua_isnil(L, -1)) {
-    const algorithm_row *row = NULL;
-    int i;
-    if (lua_type(L, -1) == LUA_TSTRING)
-      for (i = 0; algorithms[i].name != NULL; i++)
-        if (strcmp(lua_tostring(L, -1), algorithms[i].name) == 0)
-          row = &algorithms[i];
-    if (row == NULL) {
-      la_error(L, arg, fname, "algorithm must be one of " ALGORITHM_LIST
-               ", got %s", la_describe(L, -1, buf, sizeof buf));
-      return; /* not reached: la_error raises */
-    }
-    q->algorithm = row->algorithm;
-    if (row->algorithm != ASTAR_ALGO_AUTO) lq->algorithm = row->name;
-    if (row->weight > 0) {
-      lua_getfield(L, arg, "weight");
-      if (lua_isnil(L, -1)) q->weight = row->weight;
-      lua_pop(L, 1);
-    }
+/* What the capability table's reasons say (the core has no Lua words). */
+static const char *refusal_words(int reason) {
+  switch (reason) {
+  case ASTAR_REFUSE_MOVEMENT:
+    return "8-way movement with no corner cutting (diagonals = "
+           "'no_corner_cut')";
+  case ASTAR_REFUSE_LENGTHS:
+    return "a diagonal step length between 1 and 2 cardinal lengths";
+  case ASTAR_REFUSE_UNIT: return "a defined unit class";
+  case ASTAR_REFUSE_OPTIONS:
+    return "none of the options ties, goals, max_cost, max_length, "
+           "max_nodes, closest, leave_blocked_start, next_to_blocked_goal "
+           "or a heuristic function";
+  case ASTAR_REFUSE_OPTIONS_BUT_NODES:
+    return "none of the options ties, goals, max_cost, max_length, "
+           "closest, leave_blocked_start, next_to_blocked_goal or a "
+           "heuristic function (max_nodes is fine)";
+  case ASTAR_REFUSE_CALLBACKS: return "no cost callbacks (tile_cost, move_cost)";
+  case ASTAR_REFUSE_HEIGHTS:
+    return "a unit class without a height rule (climb, descend, max_climb, "
+           "max_drop)";
+  case ASTAR_REFUSE_HEURISTIC: return "the default heuristic";
+  case ASTAR_REFUSE_WEIGHT: return "weight 1";
+  case ASTAR_REFUSE_UNIFORM: return "uniform tile costs";
+  default: return "its data prepared";
   }
-  lua_pop(L, 1);
-  q->ties = la_enum(L, arg, fname, "ties", tie_names, TIE_LIST,
-                    ASTAR_TIES_LARGER_G);
-  w = int_option(L, arg, fname, "seed", 0, MAX_SEED, 0);
-  q->seed = (uint64_t)w;
-  w = int_option(L, arg, fname, "beam_width", 1, 2147483647.0,
-                 DEFAULT_BEAM_WIDTH);
-  q->beam_width = (uint32_t)w;
-  q->max_cost = la_number(L, arg, fname, "max_cost", 1e-300, HUGE_VAL,
-                          "a positive number", HUGE_VAL);
-  q->max_length = (uint32_t)int_option(L, arg, fname, "max_length", 1,
-                                       2147483647.0, 0);
-  q->max_nodes = (uint32_t)int_option(L, arg, fname, "max_nodes", 1,
-                                      2147483647.0, 0);
-  q->closest = bool_option(L, arg, fname, "closest");
-  q->leave_blocked_start = bool_option(L, arg, fname, "leave_blocked_start");
-  q->next_to_blocked_goal = bool_option(L, arg, fname,
-                                        "next_to_blocked_goal");
-  goals_option(L, arg, fname, g, q);
-  if (lq_heuristic_function(L, arg)) {
-    lua_getfield(L, arg, "heuristic");
-    lq->hfn = lua_gettop(L);
-    q->heuristic_fn = heuristic_hook;
-    q->heuristic_ud = lq;
+}
+
+/* Raises what a failed search (status st) calls for: a callback's own
+ * error as it was raised, a callback's bad result, a cost below the
+ * stated bound, or the status's own message.  The grid is idle again. */
+static void raise_failure(lua_State *L, const char *fname, lq_query *Q,
+                          int st) {
+  const astar_result *r = &Q->r;
+  if (st == ASTAR_ECALLBACK && Q->failed) lua_error(L); /* as raised */
+  if (st == ASTAR_ECALLBACK) la_error(L, Q->arg, fname, "%s", Q->msg);
+  if (st == ASTAR_EBOUND) {
+    if (r->bad_x1 == r->bad_x2 && r->bad_y1 == r->bad_y2)
+      la_error(L, Q->arg, fname, "tile_cost returned %.14g for tile (%d, "
+               "%d), below the lower bound %.14g that the heuristic assumes "
+               "(set min_cost to at most %.14g)", r->bad_cost,
+               (int)r->bad_x1 + 1, (int)r->bad_y1 + 1, r->bad_bound,
+               r->bad_cost);
+    la_error(L, Q->arg, fname, "move_cost returned %.14g for the step (%d, "
+             "%d) -> (%d, %d), below the lower bound %.14g that the "
+             "heuristic assumes (min_cost times the step's length; lower "
+             "min_cost)",
+             r->bad_cost, (int)r->bad_x1 + 1, (int)r->bad_y1 + 1,
+             (int)r->bad_x2 + 1, (int)r->bad_y2 + 1, r->bad_bound);
   }
-  lq->stats = la_typed_option(L, arg, fname, "stats", LUA_TTABLE);
-  q->want_peak = lq->stats != 0;
-  lq->explored = la_typed_option(L, arg, fname, "explored", LUA_TTABLE);
+  la_raise(L, st, fname);
 }
 
-void lq_raise(lua_State *L, const char *fname, lq_query *lq) {
-  if (lq->failed) lua_error(L); /* the heuristic's own error, as raised */
-  la_error(L, lq->arg, fname, "%s", lq->msg);
-}
-
-int lq_callback_failed(const lq_query *lq) { return lq->failed || lq->bad; }
+/* ---- stats ---- */
 
 static void set_int(lua_State *L, int t, const char *k, double v) {
   lua_pushinteger(L, (lua_Integer)v);
@@ -280,49 +368,17 @@ static void clear_from(lua_State *L, int t, lua_Integer n) {
   lua_pop(L, 1);
 }
 
-/* The explored table: its array part gets the expanded tiles as x, y
- * pairs, its field `open` (a table, reused when there is one) the tiles
- * reached but never expanded. */
-void lq_explored(lua_State *L, const lq_query *lq, const astar_grid *g) {
-  int t = lq->explored, open;
-  lua_Integer nc = 0, no = 0;
-  uint32_t i = 0;
-  int32_t x, y;
-  int state;
-  if (t == 0) return;
-  lua_pushliteral(L, "open"); /* raw: a metatable cannot get in the way */
-  lua_rawget(L, t);
-  if (lua_type(L, -1) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushliteral(L, "open");
-    lua_pushvalue(L, -2);
-    lua_rawset(L, t);
-  }
-  open = lua_gettop(L);
-  while ((state = astar_explored_next(g, &i, &x, &y)) != 0) {
-    if (state == ASTAR_EXPLORED_CLOSED)
-      nc = push_xy(L, t, nc, x, y);
-    else
-      no = push_xy(L, open, no, x, y);
-  }
-  clear_from(L, t, nc);
-  clear_from(L, open, no);
-  lua_pop(L, 1);
-}
-
-void lq_stats(lua_State *L, const lq_query *lq, const astar_query *q,
-              const astar_result *r) {
-  int t = lq->stats;
+static void fill_stats(lua_State *L, const lq_query *Q, const astar_query *q,
+                       const astar_result *r) {
+  int t = Q->stats;
   int ended = r->outcome == ASTAR_FOUND || r->partial;
-  if (t == 0) return;
   set_int(L, t, "expanded", r->expanded);
   set_int(L, t, "generated", r->generated);
   set_int(L, t, "peak_open", r->peak_open);
-  lua_pushstring(L, lq_outcome_names[r->outcome]);
+  lua_pushstring(L, outcome_names[r->outcome]);
   lua_setfield(L, t, "status");
-  if (lq->algorithm != NULL)
-    lua_pushstring(L, lq->algorithm);
+  if (Q->algorithm != NULL)
+    lua_pushstring(L, Q->algorithm);
   else
     lua_pushstring(L, r->algorithm == ASTAR_ALGO_JPS ? "jps" : "astar");
   lua_setfield(L, t, "algorithm");
@@ -344,3 +400,310 @@ void lq_stats(lua_State *L, const lq_query *lq, const astar_query *q,
     lua_setfield(L, t, "end_y");
   }
 }
+
+/* ---- reading a query ---- */
+
+/* The heuristic option is a function (the caller reads a name else). */
+static int heuristic_function(lua_State *L, int arg) {
+  int is_fn;
+  lua_getfield(L, arg, "heuristic");
+  is_fn = lua_type(L, -1) == LUA_TFUNCTION;
+  lua_pop(L, 1);
+  return is_fn;
+}
+
+static void read_options(lua_State *L, int arg, const char *fname,
+                         const astar_grid *g, lq_query *Q) {
+  char buf[64];
+  astar_query *q = &Q->q;
+  double w;
+  int i;
+
+  /* costs */
+  Q->tile = la_typed_option(L, arg, fname, "tile_cost", LUA_TFUNCTION);
+  Q->move = la_typed_option(L, arg, fname, "move_cost", LUA_TFUNCTION);
+  q->min_cost = la_number(L, arg, fname, "min_cost", 0, 3.4028234663852886e38,
+                          "a number in [0, 3.4e+38]", 0);
+  if (Q->tile) q->tile_fn = tile_hook;
+  if (Q->move) q->move_fn = move_hook;
+  q->fn_ud = Q;
+
+  lua_getfield(L, arg, "algorithm");
+  if (!lua_isnil(L, -1)) {
+    const algorithm_row *row = NULL;
+    for (i = 0; algorithms[i].name != NULL; i++)
+      if (la_streq(L, -1, algorithms[i].name)) row = &algorithms[i];
+    if (row == NULL) {
+      la_error(L, arg, fname, "algorithm must be one of " ALGORITHM_LIST
+               ", got %s", la_describe(L, -1, buf, sizeof buf));
+      return; /* not reached: la_error raises */
+    }
+    q->algorithm = row->algorithm;
+    if (row->algorithm != ASTAR_ALGO_AUTO) Q->algorithm = row->name;
+    if (row->weight > 0) {
+      lua_getfield(L, arg, "weight");
+      if (lua_isnil(L, -1)) q->weight = row->weight;
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  q->ties = la_enum(L, arg, fname, "ties", tie_names, TIE_LIST,
+                    ASTAR_TIES_LARGER_G);
+  w = int_option(L, arg, fname, "seed", 0, MAX_SEED, 0);
+  q->seed = (uint64_t)w;
+  w = int_option(L, arg, fname, "beam_width", 1, 2147483647.0,
+                 DEFAULT_BEAM_WIDTH);
+  q->beam_width = (uint32_t)w;
+  q->max_cost = la_number(L, arg, fname, "max_cost", 1e-300, HUGE_VAL,
+                          "a positive number", HUGE_VAL);
+  q->max_length = (uint32_t)int_option(L, arg, fname, "max_length", 1,
+                                       2147483647.0, 0);
+  q->max_nodes = (uint32_t)int_option(L, arg, fname, "max_nodes", 1,
+                                      2147483647.0, 0);
+  q->closest = bool_option(L, arg, fname, "closest");
+  q->leave_blocked_start = bool_option(L, arg, fname, "leave_blocked_start");
+  q->next_to_blocked_goal = bool_option(L, arg, fname,
+                                        "next_to_blocked_goal");
+  goals_option(L, arg, fname, g, q);
+  if (heuristic_function(L, arg)) {
+    lua_getfield(L, arg, "heuristic");
+    Q->hfn = lua_gettop(L);
+    q->heuristic_fn = heuristic_hook;
+    q->heuristic_ud = Q;
+  }
+  Q->stats = la_typed_option(L, arg, fname, "stats", LUA_TTABLE);
+  q->want_peak = Q->stats != 0;
+  Q->explored = la_typed_option(L, arg, fname, "explored", LUA_TTABLE);
+}
+
+/* Reads sx, sy, gx, gy (args 2..5) and the options (arg 6), then runs the
+ * search with the grid busy.  On return the grid is still busy (the path
+ * is in its context): the caller reads it out and calls lg_leave.  Any
+ * failure raises, with the grid idle again. */
+static void run_query(lua_State *L, const char *fname, lq_query *Q) {
+  lgrid *ud = lg_check(L, fname);
+  astar_query *q = &Q->q;
+  astar_grid *g;
+  int st, opts, reason;
+  Q->L = L;
+  Q->ud = ud;
+  Q->arg = 6;
+  astar_query_defaults(q);
+  q->sx = la_x(L, 2, fname, "sx", &ud->g);
+  q->sy = la_y(L, 3, fname, "sy", &ud->g);
+  opts = la_options(L, 6, fname, query_keys);
+  if (opts && lua_isnil(L, 4) && lua_isnil(L, 5) && has_goals(L, 6)) {
+    q->no_main_goal = 1; /* the goals option alone */
+  } else {
+    q->gx = la_x(L, 4, fname, "gx", &ud->g);
+    q->gy = la_y(L, 5, fname, "gy", &ud->g);
+  }
+  if (opts) {
+    if (!heuristic_function(L, 6))
+      q->heuristic = la_enum(L, 6, fname, "heuristic", heuristic_names,
+                             HEURISTIC_LIST, ASTAR_H_DEFAULT);
+    q->weight = la_number(L, 6, fname, "weight", 1.0, 1e9,
+                          "a number in [1, 1e+09]", 1.0);
+    q->unit = lt_unit_option(L, 6, fname, 1);
+    lua_getfield(L, 6, "zones");
+    if (!lua_isnil(L, -1)) {
+      char buf[64];
+      if (lua_type(L, -1) != LUA_TBOOLEAN)
+        la_error(L, 6, fname, "zones must be a boolean, got %s",
+                 la_describe(L, -1, buf, sizeof buf));
+      q->no_zones = !lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
+    read_options(L, 6, fname, &ud->g, Q);
+  }
+  if (Q->out != 0 && Q->explored != 0 && lua_rawequal(L, Q->out, Q->explored))
+    la_error(L, 6, fname, "explored must not be the path table (argument %d)",
+             Q->out);
+  /* room for the callbacks and the read-out, before anything is busy */
+  luaL_checkstack(L, 16, fname);
+
+  /* every argument read: now the map (no Lua code runs until the search) */
+  g = lg_core(L, ud, fname);
+  lg_prepare(L, g, q->unit, q->no_zones ? 0u : ASTAR_PREPARE_ZONES, fname);
+  if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
+    reason = astar_query_refusal(g, q);
+    if (reason != ASTAR_REFUSE_NONE)
+      la_error(L, 6, fname, "algorithm '%s' needs %s",
+               Q->algorithm != NULL ? Q->algorithm : "jps",
+               refusal_words(reason));
+  }
+  lg_enter(ud);
+  st = astar_find_path(&ud->ctx, g, q, &Q->r);
+  if (st != ASTAR_OK) {
+    lg_leave(ud);
+    raise_failure(L, fname, Q, st);
+  }
+}
+
+/* ---- reading a result out ---- */
+
+/* The explored table: its array part gets the expanded tiles as x, y
+ * pairs, its field `open` (a table, reused when there is one) the tiles
+ * reached but never expanded. */
+static void explored_table(lua_State *L, int t, const astar_search *s) {
+  int open;
+  lua_Integer nc = 0, no = 0;
+  uint32_t i = 0;
+  int32_t x, y;
+  int state;
+  lua_pushliteral(L, "open"); /* raw: a metatable cannot get in the way */
+  lua_rawget(L, t);
+  if (lua_type(L, -1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushliteral(L, "open");
+    lua_pushvalue(L, -2);
+    lua_rawset(L, t);
+  }
+  open = lua_gettop(L);
+  while ((state = astar_explored_next(s, &i, &x, &y)) != 0) {
+    if (state == ASTAR_EXPLORED_CLOSED)
+      nc = push_xy(L, t, nc, x, y);
+    else
+      no = push_xy(L, open, no, x, y);
+  }
+  clear_from(L, t, nc);
+  clear_from(L, open, no);
+  lua_pop(L, 1);
+}
+
+
+/* In protected mode, the grid busy: the path into the table at 1 (or a
+ * new one: nil), the explored tiles into the table at 2 (if any).
+ * Returns the path table. */
+static int read_path(lua_State *L, void *p) {
+  lq_query *Q = (lq_query *)p;
+  const astar_search *s = &Q->ud->ctx;
+  const astar_grid *g = &Q->ud->g;
+  uint32_t node;
+  lua_Integer i, len = 2 * (lua_Integer)Q->r.length;
+  if (lua_istable(L, 2)) explored_table(L, 2, s);
+  if (lua_istable(L, 1))
+    lua_pushvalue(L, 1);
+  else
+    lua_createtable(L, (int)len, 0);
+  /* walk from the end back to the start, filling from the end */
+  node = astar_path_last(s);
+  i = len;
+  do {
+    int32_t x, y;
+    astar_xy(g, node, &x, &y);
+    lua_pushinteger(L, x + 1);
+    lua_rawseti(L, -2, (int)(i - 1));
+    lua_pushinteger(L, y + 1);
+    lua_rawseti(L, -2, (int)i);
+    i -= 2;
+  } while (astar_path_prev(s, &node));
+  if (lua_istable(L, 1)) { /* what is left of an older, longer path */
+    clear_from(L, lua_gettop(L), len);
+  }
+  return 1;
+}
+
+/* In protected mode: only the explored tiles (into the table at 1). */
+static int read_explored(lua_State *L, void *p) {
+  lq_query *Q = (lq_query *)p;
+  explored_table(L, 1, &Q->ud->ctx);
+  return 0;
+}
+
+/* Reads the explored tiles (no path), leaves the busy section. */
+static void leave_explored(lua_State *L, lq_query *Q) {
+  int st = 0;
+  if (Q->explored != 0) {
+    lua_pushvalue(L, Q->explored);
+    st = lg_protected(L, read_explored, Q, 1, 0);
+  }
+  lg_leave(Q->ud);
+  if (st != 0) lua_error(L);
+}
+
+/* grid:find_path(sx, sy, gx, gy [, options [, out]])
+ *   -> path, cost, expanded [, reason] | nil, reason, expanded
+ * (a 4th value, the reason, when the path is partial: `closest`) */
+static int g_find_path(lua_State *L) {
+  char buf[64];
+  lq_query Q;
+  int st, found, t = lua_type(L, 7);
+  memset(&Q, 0, sizeof Q);
+  if (t != LUA_TNONE && t != LUA_TNIL && t != LUA_TTABLE)
+    la_error(L, 7, "find_path", "out must be a table, got %s",
+             la_describe(L, 7, buf, sizeof buf));
+  lua_settop(L, 7);
+  Q.out = t == LUA_TTABLE ? 7 : 0;
+  run_query(L, "find_path", &Q);
+  found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
+  if (found) {
+    lua_pushvalue(L, 7);
+    if (Q.explored != 0)
+      lua_pushvalue(L, Q.explored);
+    else
+      lua_pushnil(L);
+    st = lg_protected(L, read_path, &Q, 2, 1);
+    lg_leave(Q.ud);
+    if (st != 0) lua_error(L);
+  } else {
+    leave_explored(L, &Q);
+  }
+  /* the answer is safe from here on: the stats table may do anything */
+  if (Q.stats != 0) fill_stats(L, &Q, &Q.q, &Q.r);
+  if (!found) {
+    lua_pushnil(L);
+    lua_pushstring(L, outcome_names[Q.r.outcome]);
+    lua_pushinteger(L, (lua_Integer)Q.r.expanded);
+    lg_report(L, Q.ud);
+    return 3;
+  }
+  lua_pushnumber(L, (lua_Number)Q.r.cost);
+  lua_pushinteger(L, (lua_Integer)Q.r.expanded);
+  if (Q.r.partial) /* closest: why the goal was not reached */
+    lua_pushstring(L, outcome_names[Q.r.outcome]);
+  lg_report(L, Q.ud);
+  return Q.r.partial ? 4 : 3;
+}
+
+/* grid:next_step(sx, sy, gx, gy [, options]) -> x, y, cost [, reason]
+ *   | nil, reason */
+static int g_next_step(lua_State *L) {
+  lq_query Q;
+  int32_t x = 0, y = 0;
+  int found;
+  memset(&Q, 0, sizeof Q);
+  lua_settop(L, 6);
+  run_query(L, "next_step", &Q);
+  found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
+  if (found) { /* read in C, the grid still busy */
+    const astar_search *s = &Q.ud->ctx;
+    uint32_t node, step;
+    node = step = astar_path_last(s);
+    while (astar_path_prev(s, &node)) {
+      if (node == s->last_start) break;
+      step = node;
+    }
+    astar_xy(&Q.ud->g, step, &x, &y);
+  }
+  leave_explored(L, &Q);
+  if (Q.stats != 0) fill_stats(L, &Q, &Q.q, &Q.r);
+  if (!found) {
+    lua_pushnil(L);
+    lua_pushstring(L, outcome_names[Q.r.outcome]);
+    lg_report(L, Q.ud);
+    return 2;
+  }
+  lua_pushinteger(L, x + 1);
+  lua_pushinteger(L, y + 1);
+  lua_pushnumber(L, (lua_Number)Q.r.cost);
+  if (Q.r.partial) lua_pushstring(L, outcome_names[Q.r.outcome]);
+  lg_report(L, Q.ud);
+  return Q.r.partial ? 4 : 3;
+}
+
+const luaL_Reg lq_grid_methods[] = {
+    {"find_path", g_find_path},
+    {"next_step", g_next_step},
+    {NULL, NULL}};

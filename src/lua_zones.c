@@ -16,10 +16,21 @@
 #include <lua.h>
 #include <math.h>
 
+/* Labels are made by astar_grid_prepare (here, before each question),
+ * kept by edits, and only read by the questions. */
+
 /* The unit at arg (a name), or 0 when it is absent or nil. */
 static int unit_arg(lua_State *L, int arg, const char *fname) {
   if (lua_isnoneornil(L, arg)) return 0;
-  return lc_unit_id(L, arg, arg, fname, 1);
+  return lt_unit_id(L, arg, arg, fname, 1);
+}
+
+/* The map with unit's zones ready, once every argument is read. */
+static astar_grid *zones_of(lua_State *L, lgrid *ud, int unit,
+                            const char *fname) {
+  astar_grid *g = lg_core(L, ud, fname);
+  lg_prepare(L, g, unit, ASTAR_PREPARE_ZONES, fname);
+  return g;
 }
 
 static void check(lua_State *L, int st, const char *fname) {
@@ -27,42 +38,49 @@ static void check(lua_State *L, int st, const char *fname) {
 }
 
 static int g_zone(lua_State *L) {
-  astar_grid *g = lg_check_grid(L, "zone");
-  int32_t x = la_x(L, 2, "zone", "x", g);
-  int32_t y = la_y(L, 3, "zone", "y", g);
+  lgrid *ud = lg_check(L, "zone");
+  int32_t x = la_x(L, 2, "zone", "x", &ud->g);
+  int32_t y = la_y(L, 3, "zone", "y", &ud->g);
   int unit = unit_arg(L, 4, "zone");
+  astar_grid *g = zones_of(L, ud, unit, "zone");
   uint32_t id;
   check(L, astar_zone_of(g, unit, x, y, &id), "zone");
+  lg_report(L, ud);
   lua_pushinteger(L, (lua_Integer)id);
   return 1;
 }
 
 static int g_connected(lua_State *L) {
-  astar_grid *g = lg_check_grid(L, "connected");
-  int32_t x1 = la_x(L, 2, "connected", "x1", g);
-  int32_t y1 = la_y(L, 3, "connected", "y1", g);
-  int32_t x2 = la_x(L, 4, "connected", "x2", g);
-  int32_t y2 = la_y(L, 5, "connected", "y2", g);
+  lgrid *ud = lg_check(L, "connected");
+  int32_t x1 = la_x(L, 2, "connected", "x1", &ud->g);
+  int32_t y1 = la_y(L, 3, "connected", "y1", &ud->g);
+  int32_t x2 = la_x(L, 4, "connected", "x2", &ud->g);
+  int32_t y2 = la_y(L, 5, "connected", "y2", &ud->g);
   int unit = unit_arg(L, 6, "connected");
+  astar_grid *g = zones_of(L, ud, unit, "connected");
   uint32_t a, b;
   check(L, astar_zone_of(g, unit, x1, y1, &a), "connected");
   check(L, astar_zone_of(g, unit, x2, y2, &b), "connected");
+  lg_report(L, ud);
   lua_pushboolean(L, a != 0 && a == b);
   return 1;
 }
 
 static int g_zone_count(lua_State *L) {
-  astar_grid *g = lg_check_grid(L, "zone_count");
+  lgrid *ud = lg_check(L, "zone_count");
   int unit = unit_arg(L, 2, "zone_count");
+  astar_grid *g = zones_of(L, ud, unit, "zone_count");
   uint32_t n;
   check(L, astar_zone_count(g, unit, &n), "zone_count");
+  lg_report(L, ud);
   lua_pushinteger(L, (lua_Integer)n);
   return 1;
 }
 
 static int g_zone_size(lua_State *L) {
   char buf[64];
-  astar_grid *g = lg_check_grid(L, "zone_size");
+  lgrid *ud = lg_check(L, "zone_size");
+  astar_grid *g;
   double v = lua_type(L, 2) == LUA_TNUMBER ? (double)lua_tonumber(L, 2) : NAN;
   int unit;
   uint32_t n = 0;
@@ -73,8 +91,10 @@ static int g_zone_size(lua_State *L) {
     la_error(L, 2, "zone_size", "id must be >= 0, got %s",
              la_describe(L, 2, buf, sizeof buf));
   unit = unit_arg(L, 3, "zone_size");
+  g = zones_of(L, ud, unit, "zone_size");
   if (v <= 4294967295.0)
     check(L, astar_zone_size(g, unit, (uint32_t)v, &n), "zone_size");
+  lg_report(L, ud);
   lua_pushinteger(L, (lua_Integer)n);
   return 1;
 }

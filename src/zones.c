@@ -26,8 +26,13 @@
  *    length of the detour that joins the tiles around the edit; only the
  *    parts that split off are relabelled.  A race past a budget gives up
  *    and leaves a full relabel for the next query instead.
- * The flood marks of the race are the search's stamps, tagged with a fresh
- * search generation, so zones need no scratch of their own.
+ * Labelling floods with a queue of its own, made for the call and freed
+ * after it.  The race's flood marks and queues are a scratch of the
+ * grid's (g->zscratch: a stamp and a link per tile), made at the first
+ * repair that needs one and kept, so repairs never touch a search
+ * context.  Queries only read: they find roots without compressing paths
+ * (union by size keeps the forest shallow), so any number of threads may
+ * ask while no edit runs.
  */
 #include "astar.h"
 #include "internal.h"
@@ -38,7 +43,19 @@
 #define NONE UINT32_MAX
 #define SLOTS_INITIAL 256u
 
+/* The repair scratch (one per grid). */
+typedef struct astar__zscratch {
+  uint32_t *stamp, *next;
+  uint32_t generation;
+} zscratch;
+
 /* ---- slots: union-find over zone ids ---- */
+
+/* The root of slot s, read only. */
+static uint32_t zroot(const astar_zones *z, uint32_t s) {
+  while (z->parent[s] != s) s = z->parent[s];
+  return s;
+}
 
 static uint32_t zfind(astar_zones *z, uint32_t s) {
   uint32_t r = s;
@@ -114,10 +131,48 @@ void astar__zones_release(astar_grid *g, astar_zones *z) {
   memset(z, 0, sizeof *z);
 }
 
-size_t astar__zones_memory(const astar_zones *z, uint32_t ntiles) {
+/* Counts the grid's repair scratch once, with its own zones. */
+size_t astar__zones_memory(const astar_grid *g, const astar_zones *z) {
   size_t total = 0;
-  if (z->label != NULL) total += (size_t)ntiles * sizeof(uint32_t);
+  if (z->label != NULL) total += (size_t)g->ntiles * sizeof(uint32_t);
+  if (z == &g->zones && g->zscratch != NULL)
+    total += sizeof(zscratch) + (size_t)g->ntiles * 2 * sizeof(uint32_t);
   return total + (size_t)z->cap * 2 * sizeof(uint32_t);
+}
+
+void astar__zones_scratch_release(astar_grid *g) {
+  zscratch *x = g->zscratch;
+  if (x == NULL) return;
+  astar__free(g, x->stamp, g->ntiles, sizeof(uint32_t));
+  astar__free(g, x->next, g->ntiles, sizeof(uint32_t));
+  astar__free(g, x, 1, sizeof *x);
+  g->zscratch = NULL;
+}
+
+static zscratch *scratch(astar_grid *g) {
+  zscratch *x = g->zscratch;
+  if (x != NULL) return x;
+  x = astar__alloc(g, 1, sizeof *x);
+  if (x == NULL) return NULL;
+  x->stamp = astar__alloc(g, g->ntiles, sizeof(uint32_t));
+  x->next = astar__alloc(g, g->ntiles, sizeof(uint32_t));
+  x->generation = 0;
+  g->zscratch = x;
+  if (x->stamp == NULL || x->next == NULL) {
+    astar__zones_scratch_release(g);
+    return NULL;
+  }
+  memset(x->stamp, 0, (size_t)g->ntiles * sizeof(uint32_t));
+  return x;
+}
+
+/* A fresh tag for the race's marks (generation << 4 | flood). */
+static uint32_t next_tag(astar_grid *g, zscratch *x) {
+  if (++x->generation > ASTAR__MAX_GENERATION) {
+    memset(x->stamp, 0, (size_t)g->ntiles * sizeof(uint32_t));
+    x->generation = 1;
+  }
+  return x->generation << 4;
 }
 
 /* ---- moves as links ---- */
@@ -145,16 +200,15 @@ static inline unsigned links_of(const links *k, uint32_t u) {
 
 /* ---- full labelling ---- */
 
-static int label_all(astar_grid *g, astar_zones *z, const links *k) {
-  uint32_t *queue, *label, w, nwords, n = 0;
-  if (astar__ensure_scratch(g) != ASTAR_OK) return ASTAR_ENOMEM;
+static int label_all(astar_grid *g, astar_zones *z, const links *k,
+                     uint32_t *queue) {
+  uint32_t *label, w, nwords, n = 0;
   if (z->label == NULL) {
     z->label = astar__alloc(g, g->ntiles, sizeof(uint32_t));
     if (z->label == NULL) return ASTAR_ENOMEM;
   }
   if (reserve(g, z, SLOTS_INITIAL) != ASTAR_OK) return ASTAR_ENOMEM;
   label = z->label;
-  queue = g->heap_pos;
   memset(label, 0, (size_t)g->ntiles * sizeof(uint32_t));
   z->used = 1;
   z->count = 0;
@@ -220,7 +274,7 @@ static void unite_around(astar_grid *g, astar_zones *z, const links *k,
 /* Relabels the tiles of zone root reachable from seed as a new zone. */
 static int split_off(astar_grid *g, astar_zones *z, const links *k,
                      uint32_t root, uint32_t seed) {
-  uint32_t *queue = g->heap_pos, head = 0, tail = 1;
+  uint32_t *queue = g->zscratch->next, head = 0, tail = 1;
   uint32_t s = new_slot(g, z);
   if (s == 0) return ASTAR_ENOMEM;
   z->label[seed] = s;
@@ -250,11 +304,14 @@ static int split_off(astar_grid *g, astar_zones *z, const links *k,
  * labels could not be repaired. */
 static int race(astar_grid *g, astar_zones *z, const links *k, uint32_t root,
                 const uint32_t *seeds, int n) {
-  uint32_t head[MAX_SEEDS], tail[MAX_SEEDS], *next = g->heap_pos;
-  uint32_t *stamp = g->stamp, tag, spent = 0;
+  zscratch *x = scratch(g);
+  uint32_t head[MAX_SEEDS], tail[MAX_SEEDS], *next, *stamp, tag, spent = 0;
   uint32_t budget = g->ntiles / 4u + 1024u;
   int part[MAX_SEEDS], done[MAX_SEEDS], running = n, j;
-  tag = astar__next_tag(g);
+  if (x == NULL) return ASTAR_ENOMEM;
+  next = x->next;
+  stamp = x->stamp;
+  tag = next_tag(g, x);
   for (j = 0; j < n; j++) {
     stamp[seeds[j]] = tag | (uint32_t)j;
     head[j] = tail[j] = seeds[j];
@@ -380,48 +437,47 @@ void astar__zones_changed(astar_grid *g, astar_zones *z, const uint8_t *moves,
   if (check_splits(g, z, &k, c) != ASTAR_OK) z->stale = 1;
 }
 
-/* ---- queries ---- */
+/* ---- labelling (prepare) and queries ---- */
 
-static int height_limited(const astar_unit *u) {
-  return u->max_climb < HUGE_VAL || u->max_drop < HUGE_VAL;
+int astar__zones_label(astar_grid *g, astar_zones *z, const uint8_t *moves,
+                       const uint64_t *passable, int oneway) {
+  links k;
+  uint32_t *queue = astar__alloc(g, g->ntiles, sizeof(uint32_t));
+  int st;
+  k.moves = moves;
+  k.passable = passable;
+  k.offset = g->offset;
+  k.oneway = oneway;
+  st = queue != NULL ? label_all(g, z, &k, queue) : ASTAR_ENOMEM;
+  astar__free(g, queue, g->ntiles, sizeof(uint32_t));
+  if (st != ASTAR_OK) astar__zones_release(g, z); /* all or nothing */
+  return st;
 }
 
-/* The zones of unit's layer, labelled and up to date. */
-static int ready(astar_grid *g, int unit, astar_zones **out) {
-  astar_layer L;
-  astar_unit *u;
-  astar_zones *z;
-  int st = astar_grid_layer(g, unit, &L);
-  if (st != ASTAR_OK) return st;
+const astar_zones *astar__layer_zones(const astar_grid *g, int unit) {
+  const astar_unit *u;
+  if (!astar_unit_defined(g, unit)) return NULL;
   u = g->units[unit];
-  z = u != NULL && u->own ? &u->zones : &g->zones;
-  if (z->label == NULL || z->stale) {
-    links k;
-    k.moves = L.moves;
-    k.passable = L.passable;
-    k.offset = g->offset;
-    k.oneway = u != NULL && u->own && height_limited(u);
-    st = label_all(g, z, &k);
-    if (st != ASTAR_OK) {
-      astar__zones_release(g, z); /* all or nothing */
-      return st;
-    }
-  }
+  return u != NULL && u->own ? &u->zones : &g->zones;
+}
+
+/* The labels of unit's layer, when they are up to date. */
+static int ready(const astar_grid *g, int unit, const astar_zones **out) {
+  const astar_zones *z = astar__layer_zones(g, unit);
+  if (z == NULL) return ASTAR_EINVAL;
+  if (!astar__zones_ready(z)) return ASTAR_EPREPARE;
   *out = z;
   return ASTAR_OK;
 }
 
-static uint32_t zone_at(astar_zones *z, uint32_t i) {
+static uint32_t zone_at(const astar_zones *z, uint32_t i) {
   uint32_t s = z->label[i];
-  if (s == 0) return 0;
-  s = zfind(z, s);
-  z->label[i] = s;
-  return s;
+  return s == 0 ? 0 : zroot(z, s);
 }
 
-int astar_zone_of(astar_grid *g, int unit, int32_t x, int32_t y,
+int astar_zone_of(const astar_grid *g, int unit, int32_t x, int32_t y,
                   uint32_t *zone) {
-  astar_zones *z;
+  const astar_zones *z;
   int st;
   *zone = 0;
   if (x < 0 || y < 0 || x >= g->width || y >= g->height) return ASTAR_EINVAL;
@@ -430,8 +486,8 @@ int astar_zone_of(astar_grid *g, int unit, int32_t x, int32_t y,
   return ASTAR_OK;
 }
 
-int astar_zone_count(astar_grid *g, int unit, uint32_t *count) {
-  astar_zones *z;
+int astar_zone_count(const astar_grid *g, int unit, uint32_t *count) {
+  const astar_zones *z;
   int st;
   *count = 0;
   if ((st = ready(g, unit, &z)) != ASTAR_OK) return st;
@@ -439,8 +495,9 @@ int astar_zone_count(astar_grid *g, int unit, uint32_t *count) {
   return ASTAR_OK;
 }
 
-int astar_zone_size(astar_grid *g, int unit, uint32_t id, uint32_t *size) {
-  astar_zones *z;
+int astar_zone_size(const astar_grid *g, int unit, uint32_t id,
+                    uint32_t *size) {
+  const astar_zones *z;
   int st;
   *size = 0;
   if ((st = ready(g, unit, &z)) != ASTAR_OK) return st;
@@ -459,9 +516,9 @@ int astar_zones_invalidate(astar_grid *g, int unit) {
   return ASTAR_OK;
 }
 
-int astar__zones_apart(astar_grid *g, int unit, uint32_t a, uint32_t b,
+int astar__zones_apart(const astar_grid *g, int unit, uint32_t a, uint32_t b,
                        int *apart) {
-  astar_zones *z;
+  const astar_zones *z;
   int st = ready(g, unit, &z);
   *apart = st == ASTAR_OK && zone_at(z, a) != zone_at(z, b);
   return st;

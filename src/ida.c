@@ -12,8 +12,9 @@
  * Optimal: with the admissible heuristic a round finds the goal only once
  * the bound has reached the optimal cost.  The bound test allows a
  * relative 1e-12 so that one path summed in two orders does not cost a
- * round.  The path is left in the stamps (each tile's step direction), as
- * A* leaves it, for astar_path_prev.
+ * round.  The path is left in the context's stamps (each tile's step
+ * direction), as A* leaves it, for astar_path_prev.  It runs whole in one
+ * step of a sliced search: its state is a recursion, not an open list.
  */
 #include "astar.h"
 #include "internal.h"
@@ -21,43 +22,37 @@
 #include <math.h>
 #include <string.h>
 
-#define STAMP_CLOSED 8u /* here: on the current path */
-#define STAMP_DIR 7u
-#define STAMP_GEN_MASK (~(uint32_t)15u)
+/* (the stamps' closed bit means here: on the current path) */
 
-int astar__ida(astar_grid *G, const astar_query *q, astar_result *r) {
-  astar_layer L;
+int astar__ida(astar__run *R) {
+  const astar_grid *G = R->G;
+  astar_search *ctx = R->s;
+  const astar_query *q = &R->q;
+  astar_result *r = &R->r;
+  const astar_layer L = R->L;
   heuristic h;
   astar__more *M;
   astar__frame *F;
-  double bound, limit;
-  uint32_t start, goal, tag, cap, expanded = 0, generated = 0, peak = 0;
+  double limit;
+  uint32_t start = R->start, goal = R->goal, tag, cap, expanded = 0;
+  uint32_t generated = 0, peak = 0;
   uint32_t *stamp;
   size_t depth;
   int st, found = 0;
-  st = astar__engine_setup(G, q, r, &L, &bound);
-  if (st == 1) return ASTAR_OK;
-  if (st != ASTAR_OK) return st;
-  if (G->more == NULL) {
-    G->more = astar__alloc(G, 1, sizeof(astar__more));
-    if (G->more == NULL) return ASTAR_ENOMEM;
-    memset(G->more, 0, sizeof(astar__more));
-  }
-  M = G->more;
+  if ((st = astar__context_more(ctx, 0)) != ASTAR_OK) return st;
+  M = ctx->more;
   {
     void *p = M->frames;
-    st = astar__more_grow(G, &p, &M->frames_cap, 64, sizeof(astar__frame));
+    st = astar__context_grow(ctx, &p, &M->frames_cap, 64,
+                             sizeof(astar__frame));
     M->frames = p;
     if (st != ASTAR_OK) return st;
   }
-  astar__heuristic_init(&h, G, q, bound);
-  start = astar_index(G, q->sx, q->sy);
-  goal = astar_index(G, q->gx, q->gy);
+  astar__heuristic_init(&h, G, q, R->bound);
   cap = q->max_nodes != 0 ? q->max_nodes : ASTAR_IDA_DEFAULT_NODES;
-  stamp = G->stamp;
-  tag = G->explored_tag = astar__next_generation(G);
+  stamp = ctx->stamp;
+  tag = ctx->explored_tag = astar__next_generation(ctx);
   limit = heuristic_at(&h, q->sx, q->sy);
-  G->busy = 1;
   while (!found) {
     double next = HUGE_VAL, slack = limit * 1e-12;
     F = M->frames;
@@ -84,11 +79,7 @@ int astar__ida(astar_grid *G, const astar_query *q, astar_result *r) {
       v = (uint32_t)((int32_t)u + G->offset[d]);
       if ((stamp[v] & STAMP_GEN_MASK) == tag && (stamp[v] & STAMP_CLOSED))
         continue; /* on the current path */
-      ng = f->g + G->step_length[d] * (double)L.cost[v];
-      if (L.height != NULL) {
-        double dh = (double)L.height[v] - (double)L.height[u];
-        ng += dh > 0.0 ? L.climb * dh : -L.descend * dh;
-      }
+      ng = f->g + astar__step_cost(G, &L, u, v, d);
       astar_xy(G, v, &x, &y);
       fv = ng + heuristic_at(&h, x, y);
       generated++;
@@ -110,8 +101,8 @@ int astar__ida(astar_grid *G, const astar_query *q, astar_result *r) {
       expanded++;
       if (depth + 1 >= M->frames_cap) {
         void *p = M->frames;
-        st = astar__more_grow(G, &p, &M->frames_cap, depth + 2,
-                              sizeof(astar__frame));
+        st = astar__context_grow(ctx, &p, &M->frames_cap, depth + 2,
+                                 sizeof(astar__frame));
         M->frames = p;
         if (st != ASTAR_OK) break;
         F = M->frames;
@@ -126,7 +117,6 @@ int astar__ida(astar_grid *G, const astar_query *q, astar_result *r) {
     if (found || st != ASTAR_OK || next == HUGE_VAL) break;
     limit = next;
   }
-  G->busy = 0;
   r->expanded = expanded;
   r->generated = generated;
   r->peak_open = peak;
@@ -141,7 +131,7 @@ int astar__ida(astar_grid *G, const astar_query *q, astar_result *r) {
     r->outcome = ASTAR_NO_PATH;
     return ASTAR_OK;
   }
-  G->last_outcome = ASTAR_FOUND;
+  astar__finish(R, 1, goal);
   r->outcome = ASTAR_FOUND;
   r->end_x = q->gx;
   r->end_y = q->gy;

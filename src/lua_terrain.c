@@ -1,12 +1,11 @@
 /*
- * The binding's terrain weights: terrain classes, unit classes (cost
- * tables), heights, and the Lua cost callbacks of a query.
+ * Terrain weights: terrain classes, unit classes (cost tables) and
+ * heights.
  *
  * Names of terrain and unit classes live in the grid's user value, one
  * names table per kind mapping name -> id and id -> name; the core knows
- * only the ids.  Callbacks run under lua_pcall: the core is told to stop
- * (it never sees a longjmp), unwinds, and then the error is raised again
- * with its original value.
+ * only the ids.  Every method reads its arguments whole (a cost table
+ * into a C array) before it takes the map with lg_core.
  */
 #include "lua_args.h"
 #include "lua_grid.h"
@@ -18,11 +17,10 @@
 #include <string.h>
 
 #define TERRAIN_RULE "a defined terrain name or an integer 0..255"
-#define CALLBACK_RULE "a positive finite number or false"
 
 /* ---- names ---- */
 
-void lc_push_names(lua_State *L, int grid, const char *kind) {
+void lt_push_names(lua_State *L, int grid, const char *kind) {
   compat_getuservalue(L, grid);
   lua_getfield(L, -1, kind);
   if (lua_isnil(L, -1)) {
@@ -46,14 +44,13 @@ static const char *check_name(lua_State *L, int idx, int arg,
   char buf[64];
   size_t len = 0;
   if (lua_type(L, idx) != LUA_TSTRING ||
-      (lua_tolstring(L, idx, &len), len == 0) ||
-      strcmp(lua_tostring(L, idx), "*") == 0)
+      (lua_tolstring(L, idx, &len), len == 0) || la_streq(L, idx, "*"))
     la_error(L, arg, fname, "%s must be a non-empty string other than '*', "
              "got %s", what, la_describe(L, idx, buf, sizeof buf));
   return lua_tostring(L, idx);
 }
 
-void lc_terrain_option(lua_State *L, int arg, const char *fname) {
+void lt_terrain_option(lua_State *L, int arg, const char *fname) {
   char buf[64], what[40];
   int names, list, i, n;
   lua_newtable(L);
@@ -90,7 +87,7 @@ void lc_terrain_option(lua_State *L, int arg, const char *fname) {
   lua_pop(L, 1);
 }
 
-int lc_terrain_id(lua_State *L, int idx, int names) {
+int lt_terrain_id(lua_State *L, int idx, int names) {
   if (lua_type(L, idx) == LUA_TSTRING) {
     int id;
     lua_pushvalue(L, idx);
@@ -110,8 +107,8 @@ int lc_terrain_id(lua_State *L, int idx, int names) {
 static int terrain_arg(lua_State *L, int arg, const char *fname) {
   char buf[64];
   int id;
-  lc_push_names(L, 1, "terrain");
-  id = lc_terrain_id(L, arg, lua_gettop(L));
+  lt_push_names(L, 1, "terrain");
+  id = lt_terrain_id(L, arg, lua_gettop(L));
   lua_pop(L, 1);
   if (id < 0)
     la_error(L, arg, fname, "terrain must be " TERRAIN_RULE ", got %s",
@@ -126,10 +123,10 @@ static void check_status(lua_State *L, int st, const char *fname) {
 /* grid:define_terrain(name) -> id */
 static int g_define_terrain(lua_State *L) {
   int names, id;
-  (void)lg_check_grid(L, "define_terrain");
+  (void)lg_check(L, "define_terrain");
   lua_settop(L, 2);
   check_name(L, 2, 2, "define_terrain", "name");
-  lc_push_names(L, 1, "terrain");
+  lt_push_names(L, 1, "terrain");
   names = lua_gettop(L);
   lua_pushvalue(L, 2);
   lua_rawget(L, names);
@@ -153,21 +150,22 @@ static int g_define_terrain(lua_State *L) {
 
 /* grid:set_terrain(x, y, terrain) */
 static int g_set_terrain(lua_State *L) {
-  astar_grid *g = lg_check_grid(L, "set_terrain");
-  int32_t x = la_x(L, 2, "set_terrain", "x", g);
-  int32_t y = la_y(L, 3, "set_terrain", "y", g);
+  lgrid *ud = lg_check(L, "set_terrain");
+  int32_t x = la_x(L, 2, "set_terrain", "x", &ud->g);
+  int32_t y = la_y(L, 3, "set_terrain", "y", &ud->g);
   int t = terrain_arg(L, 4, "set_terrain");
+  astar_grid *g = lg_core(L, ud, "set_terrain");
   check_status(L, astar_grid_set_terrain(g, x, y, t), "set_terrain");
   return 0;
 }
 
 /* grid:get_terrain(x, y) -> name, or id when it has none */
 static int g_get_terrain(lua_State *L) {
-  astar_grid *g = lg_check_grid(L, "get_terrain");
-  int32_t x = la_x(L, 2, "get_terrain", "x", g);
-  int32_t y = la_y(L, 3, "get_terrain", "y", g);
-  int t = astar_grid_get_terrain(g, x, y);
-  lc_push_names(L, 1, "terrain");
+  lgrid *ud = lg_check(L, "get_terrain");
+  int32_t x = la_x(L, 2, "get_terrain", "x", &ud->g);
+  int32_t y = la_y(L, 3, "get_terrain", "y", &ud->g);
+  int t = astar_grid_get_terrain(lg_core(L, ud, "get_terrain"), x, y);
+  lt_push_names(L, 1, "terrain");
   lua_rawgeti(L, -1, t);
   if (lua_isnil(L, -1)) lua_pushinteger(L, t);
   return 1;
@@ -175,7 +173,8 @@ static int g_get_terrain(lua_State *L) {
 
 /* grid:fill_terrain(terrain [, x, y, w, h]) */
 static int g_fill_terrain(lua_State *L) {
-  astar_grid *g = lg_check_grid(L, "fill_terrain");
+  lgrid *ud = lg_check(L, "fill_terrain");
+  astar_grid *g = &ud->g;
   int t = terrain_arg(L, 2, "fill_terrain");
   int32_t x = 0, y = 0, w = g->width, h = g->height;
   if (lua_gettop(L) >= 3) { /* a rectangle: fill_terrain(t, nil) is an
@@ -185,6 +184,7 @@ static int g_fill_terrain(lua_State *L) {
     w = la_int(L, 5, "fill_terrain", "w", 0, g->width - x, "out of range");
     h = la_int(L, 6, "fill_terrain", "h", 0, g->height - y, "out of range");
   }
+  g = lg_core(L, ud, "fill_terrain");
   check_status(L, astar_grid_fill_terrain(g, x, y, w, h, t), "fill_terrain");
   return 0;
 }
@@ -196,7 +196,7 @@ enum { LAYER_TERRAIN, LAYER_HEIGHT };
 /* The value at idx for a tile of a bulk load: a terrain id or a height;
  * -1 (terrain) or NaN (height) when invalid. */
 static double layer_value(lua_State *L, int idx, int layer, int names) {
-  if (layer == LAYER_TERRAIN) return (double)lc_terrain_id(L, idx, names);
+  if (layer == LAYER_TERRAIN) return (double)lt_terrain_id(L, idx, names);
   if (lua_type(L, idx) == LUA_TNUMBER) {
     double v = (double)lua_tonumber(L, idx);
     if (fabs(v) <= ASTAR_MAX_HEIGHT) return v;
@@ -268,7 +268,7 @@ static void layer_legend(lua_State *L, int arg, const char *fname, int layer,
         (lua_tolstring(L, -2, &len), len != 1))
       la_error(L, arg, fname, "legend keys must be single characters, got %s",
                la_describe(L, -2, buf, sizeof buf));
-    id = lc_terrain_id(L, -1, names);
+    id = lt_terrain_id(L, -1, names);
     if (id < 0)
       la_error(L, arg, fname, "legend[%s] must be " TERRAIN_RULE ", got %s",
                la_describe(L, -2, buf, sizeof buf),
@@ -282,10 +282,11 @@ static void layer_legend(lua_State *L, int arg, const char *fname, int layer,
 
 static int load_layer(lua_State *L, const char *fname, int layer) {
   char buf[64];
-  astar_grid *g = lg_check_grid(L, fname);
+  lgrid *ud = lg_check(L, fname);
+  astar_grid *g = &ud->g;
   int names, st;
   lua_settop(L, 3); /* the names table gets an index of its own */
-  lc_push_names(L, 1, "terrain");
+  lt_push_names(L, 1, "terrain");
   names = lua_gettop(L);
   if (lua_type(L, 2) == LUA_TSTRING) {
     size_t len;
@@ -293,10 +294,11 @@ static int load_layer(lua_State *L, const char *fname, int layer) {
     astar_legend legend;
     astar_parse_error e;
     layer_legend(L, 3, fname, layer, names, &legend);
+    g = lg_core(L, ud, fname);
     if (layer == LAYER_HEIGHT && astar_grid_use_height(g) != ASTAR_OK)
       la_raise(L, ASTAR_ENOMEM, fname);
     st = astar_grid_load_text(g, s, len, &legend, &e);
-    if (st == ASTAR_EPARSE) lg_text_error(L, 2, fname, &e);
+    if (st == ASTAR_EPARSE) lm_text_error(L, 2, fname, &e);
     check_status(L, st, fname);
     return 0;
   }
@@ -304,6 +306,7 @@ static int load_layer(lua_State *L, const char *fname, int layer) {
     la_error(L, 2, fname, "expected a table of rows or a string, got %s",
              la_describe(L, 2, buf, sizeof buf));
   table_layer(L, g, 2, fname, layer, names, 0);
+  g = lg_core(L, ud, fname);
   st = layer == LAYER_TERRAIN ? astar_grid_use_terrain(g)
                               : astar_grid_use_height(g);
   check_status(L, st, fname);
@@ -325,23 +328,25 @@ static int g_load_heights(lua_State *L) {
 /* grid:set_height(x, y, h) */
 static int g_set_height(lua_State *L) {
   char buf[64];
-  astar_grid *g = lg_check_grid(L, "set_height");
-  int32_t x = la_x(L, 2, "set_height", "x", g);
-  int32_t y = la_y(L, 3, "set_height", "y", g);
+  lgrid *ud = lg_check(L, "set_height");
+  int32_t x = la_x(L, 2, "set_height", "x", &ud->g);
+  int32_t y = la_y(L, 3, "set_height", "y", &ud->g);
   double h = lua_type(L, 4) == LUA_TNUMBER ? (double)lua_tonumber(L, 4) : NAN;
   if (!(fabs(h) <= ASTAR_MAX_HEIGHT))
     la_error(L, 4, "set_height", "height must be a finite number, at most "
              "1e+15 in size, got %s", la_describe(L, 4, buf, sizeof buf));
-  check_status(L, astar_grid_set_height(g, x, y, h), "set_height");
+  check_status(L, astar_grid_set_height(lg_core(L, ud, "set_height"), x, y, h),
+               "set_height");
   return 0;
 }
 
 /* grid:get_height(x, y) */
 static int g_get_height(lua_State *L) {
-  astar_grid *g = lg_check_grid(L, "get_height");
-  int32_t x = la_x(L, 2, "get_height", "x", g);
-  int32_t y = la_y(L, 3, "get_height", "y", g);
-  lua_pushnumber(L, (lua_Number)astar_grid_get_height(g, x, y));
+  lgrid *ud = lg_check(L, "get_height");
+  int32_t x = la_x(L, 2, "get_height", "x", &ud->g);
+  int32_t y = la_y(L, 3, "get_height", "y", &ud->g);
+  double h = astar_grid_get_height(lg_core(L, ud, "get_height"), x, y);
+  lua_pushnumber(L, (lua_Number)h);
   return 1;
 }
 
@@ -353,16 +358,16 @@ static const char *const unit_keys[] = {"climb", "descend", "max_climb",
 /* grid:set_unit(name, costs [, options]) */
 static int g_set_unit(lua_State *L) {
   char buf[64], vbuf[64];
-  astar_grid *g = lg_check_grid(L, "set_unit");
+  lgrid *ud = lg_check(L, "set_unit");
   float table[ASTAR_TERRAINS], star = 1.0f;
   double climb = 0, descend = 0, max_climb = HUGE_VAL, max_drop = HUGE_VAL;
   int terrains, units, id, t, st;
   lua_settop(L, 4);
   check_name(L, 2, 2, "set_unit", "name");
   la_table(L, 3, "set_unit", "costs");
-  lc_push_names(L, 1, "terrain");
+  lt_push_names(L, 1, "terrain");
   terrains = lua_gettop(L);
-  lc_push_names(L, 1, "unit");
+  lt_push_names(L, 1, "unit");
   units = lua_gettop(L);
   /* "*" first: it is what every terrain not named costs */
   lua_getfield(L, 3, "*");
@@ -379,12 +384,11 @@ static int g_set_unit(lua_State *L) {
   while (lua_next(L, 3)) {
     int ok;
     float c;
-    if (lua_type(L, -2) == LUA_TSTRING &&
-        strcmp(lua_tostring(L, -2), "*") == 0) {
+    if (la_streq(L, -2, "*")) {
       lua_pop(L, 1);
       continue;
     }
-    t = lc_terrain_id(L, -2, terrains);
+    t = lt_terrain_id(L, -2, terrains);
     if (t < 0)
       la_error(L, 3, "set_unit", "costs keys must be " TERRAIN_RULE
                " or '*', got %s", la_describe(L, -2, buf, sizeof buf));
@@ -422,7 +426,9 @@ static int g_set_unit(lua_State *L) {
       la_error(L, 2, "set_unit", "a grid holds at most %d unit classes",
                ASTAR_MAX_UNITS);
   }
-  st = astar_unit_define(g, id, table, climb, descend, max_climb, max_drop);
+  /* every argument read (the tables' metamethods may have run) */
+  st = astar_unit_define(lg_core(L, ud, "set_unit"), id, table, climb,
+                         descend, max_climb, max_drop);
   check_status(L, st, "set_unit");
   lua_pushvalue(L, 2);
   lua_pushinteger(L, id);
@@ -432,11 +438,11 @@ static int g_set_unit(lua_State *L) {
   return 0;
 }
 
-int lc_unit_id(lua_State *L, int idx, int arg, const char *fname,
+int lt_unit_id(lua_State *L, int idx, int arg, const char *fname,
                int grid) {
   char buf[64];
   int id = -1;
-  lc_push_names(L, grid, "unit");
+  lt_push_names(L, grid, "unit");
   if (lua_type(L, idx) == LUA_TSTRING) {
     lua_pushvalue(L, idx);
     lua_rawget(L, -2);
@@ -450,164 +456,16 @@ int lc_unit_id(lua_State *L, int idx, int arg, const char *fname,
   return id;
 }
 
-int lc_unit_option(lua_State *L, int arg, const char *fname, int grid) {
+int lt_unit_option(lua_State *L, int arg, const char *fname, int grid) {
   int id = 0;
   if (lua_type(L, arg) != LUA_TTABLE) return 0;
   lua_getfield(L, arg, "unit");
-  if (!lua_isnil(L, -1)) id = lc_unit_id(L, lua_gettop(L), arg, fname, grid);
+  if (!lua_isnil(L, -1)) id = lt_unit_id(L, lua_gettop(L), arg, fname, grid);
   lua_pop(L, 1);
   return id;
 }
 
-/* ---- callbacks ---- */
-
-/* Takes the callback's result off the stack into *out (0: impassable). */
-static int take_result(lc_callbacks *cb, double *out, const char *name,
-                       const char *where) {
-  lua_State *L = cb->L;
-  char buf[64];
-  if (lua_type(L, -1) == LUA_TNUMBER &&
-      astar_cost_ok((double)lua_tonumber(L, -1))) {
-    *out = (double)lua_tonumber(L, -1);
-  } else if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
-    *out = 0.0;
-  } else {
-    snprintf(cb->msg, sizeof cb->msg, "%s returned %s for %s; expected "
-             CALLBACK_RULE, name, la_describe(L, -1, buf, sizeof buf), where);
-    cb->bad = 1;
-    lua_pop(L, 1);
-    return -1;
-  }
-  lua_pop(L, 1);
-  return ASTAR_OK;
-}
-
-static int room(lc_callbacks *cb) {
-  if (lua_checkstack(cb->L, 8)) return 1;
-  snprintf(cb->msg, sizeof cb->msg, "callbacks nest too deep (no room on "
-           "the Lua stack)");
-  cb->bad = 1;
-  return 0;
-}
-
-static int tile_hook(void *ud, int32_t x, int32_t y, double cost,
-                     double *out) {
-  lc_callbacks *cb = (lc_callbacks *)ud;
-  lua_State *L = cb->L;
-  char where[64];
-  if (!room(cb)) return -1;
-  lua_pushvalue(L, cb->tile);
-  lua_pushinteger(L, x + 1);
-  lua_pushinteger(L, y + 1);
-  lua_pushnumber(L, (lua_Number)cost);
-  if (lua_pcall(L, 3, 1, 0) != 0) return -1; /* the error stays on top */
-  snprintf(where, sizeof where, "tile (%d, %d)", (int)x + 1, (int)y + 1);
-  return take_result(cb, out, "tile_cost", where);
-}
-
-static int move_hook(void *ud, int32_t x1, int32_t y1, int32_t x2,
-                     int32_t y2, double cost, double *out) {
-  lc_callbacks *cb = (lc_callbacks *)ud;
-  lua_State *L = cb->L;
-  char where[80];
-  if (!room(cb)) return -1;
-  lua_pushvalue(L, cb->move);
-  lua_pushinteger(L, x1 + 1);
-  lua_pushinteger(L, y1 + 1);
-  lua_pushinteger(L, x2 + 1);
-  lua_pushinteger(L, y2 + 1);
-  lua_pushnumber(L, (lua_Number)cost);
-  if (lua_pcall(L, 5, 1, 0) != 0) return -1;
-  snprintf(where, sizeof where, "the step (%d, %d) -> (%d, %d)", (int)x1 + 1,
-           (int)y1 + 1, (int)x2 + 1, (int)y2 + 1);
-  return take_result(cb, out, "move_cost", where);
-}
-
-void lc_callbacks_init(lua_State *L, int arg, const char *fname,
-                       lc_callbacks *cb, astar_query *q) {
-  memset(cb, 0, sizeof *cb);
-  cb->L = L;
-  cb->arg = arg;
-  if (lua_type(L, arg) != LUA_TTABLE) return;
-  cb->tile = la_typed_option(L, arg, fname, "tile_cost", LUA_TFUNCTION);
-  cb->move = la_typed_option(L, arg, fname, "move_cost", LUA_TFUNCTION);
-  q->min_cost = la_number(L, arg, fname, "min_cost", 0, 3.4028234663852886e38,
-                          "a number in [0, 3.4e+38]", 0);
-  if (cb->tile) q->tile_fn = tile_hook;
-  if (cb->move) q->move_fn = move_hook;
-  q->fn_ud = cb;
-}
-
-void lc_callbacks_raise(lua_State *L, const char *fname, lc_callbacks *cb,
-                        int status, const astar_result *r) {
-  if (status == ASTAR_ECALLBACK && !cb->bad) lua_error(L); /* as raised */
-  if (status == ASTAR_ECALLBACK)
-    la_error(L, cb->arg, fname, "%s", cb->msg);
-  if (status == ASTAR_EBOUND) {
-    if (r->bad_x1 == r->bad_x2 && r->bad_y1 == r->bad_y2)
-      la_error(L, cb->arg, fname, "tile_cost returned %.14g for tile (%d, "
-               "%d), below the lower bound %.14g that the heuristic assumes "
-               "(set min_cost to at most %.14g)", r->bad_cost,
-               (int)r->bad_x1 + 1, (int)r->bad_y1 + 1, r->bad_bound,
-               r->bad_cost);
-    la_error(L, cb->arg, fname, "move_cost returned %.14g for the step (%d, "
-             "%d) -> (%d, %d), below the lower bound %.14g that the heuristic "
-             "assumes (min_cost times the step's length; lower min_cost)",
-             r->bad_cost, (int)r->bad_x1 + 1, (int)r->bad_y1 + 1,
-             (int)r->bad_x2 + 1, (int)r->bad_y2 + 1, r->bad_bound);
-  }
-  la_raise(L, status, fname);
-}
-
-/* grid:fill(function(x, y, cost) -> cost | false): evaluates the function
- * once per tile, then bakes every result in; nothing changes on error. */
-int lc_fill_function(lua_State *L, astar_grid *g) {
-  char buf[64];
-  int32_t x, y, w = g->width, h = g->height;
-  size_t n = (size_t)w * (size_t)h;
-  float *vals;
-  if (n > ((size_t)-1) / sizeof(float)) la_raise(L, ASTAR_ENOMEM, "fill");
-  lua_settop(L, 2);
-  vals = (float *)lua_newuserdata(L, n * sizeof(float)); /* at 3 */
-  g->busy = 1;
-  for (y = 0; y < h; y++) {
-    for (x = 0; x < w; x++) {
-      double v = 0.0;
-      lua_pushvalue(L, 2);
-      lua_pushinteger(L, x + 1);
-      lua_pushinteger(L, y + 1);
-      if (astar_grid_is_blocked(g, x, y))
-        lua_pushboolean(L, 0);
-      else
-        lua_pushnumber(L, (lua_Number)astar_grid_get_cost(g, x, y));
-      if (lua_pcall(L, 3, 1, 0) != 0) {
-        g->busy = 0;
-        lua_error(L);
-      }
-      if (lua_type(L, -1) == LUA_TNUMBER &&
-          astar_cost_ok((double)lua_tonumber(L, -1))) {
-        v = (double)lua_tonumber(L, -1);
-      } else if (!(lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
-        g->busy = 0;
-        la_error(L, 2, "fill", "the function returned %s for tile (%d, %d); "
-                 "expected " CALLBACK_RULE,
-                 la_describe(L, -1, buf, sizeof buf), (int)x + 1, (int)y + 1);
-      }
-      vals[(size_t)y * (size_t)w + (size_t)x] = (float)v;
-      lua_pop(L, 1);
-    }
-  }
-  g->busy = 0;
-  for (y = 0; y < h; y++)
-    for (x = 0; x < w; x++) {
-      float c = vals[(size_t)y * (size_t)w + (size_t)x];
-      astar_grid_put(g, astar_index(g, x, y), c, c > 0.0f);
-    }
-  astar_grid_refresh(g);
-  return 0;
-}
-
-const luaL_Reg lc_grid_methods[] = {
+const luaL_Reg lt_grid_methods[] = {
     {"define_terrain", g_define_terrain},
     {"set_terrain", g_set_terrain},
     {"get_terrain", g_get_terrain},

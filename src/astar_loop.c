@@ -1,0 +1,694 @@
+/*
+ * The A* family loop: A*, weighted A*, Dijkstra (zero heuristic),
+ * breadth-first (a queue), greedy best-first (key = h) and beam search
+ * (a capped open list) are knobs of one loop.
+ *
+ * Speed rules it follows (see DESIGN.md):
+ *  - its scratch (stamp, heap position, heap) lives in the search context
+ *    and is reused: a generation counter in each stamp makes "reset" O(1),
+ *    so a query costs what it touches;
+ *  - a tile's legal moves are one byte (the layer keeps them in step);
+ *  - the open list is heap.h's binary heap with decrease-key; entries
+ *    carry key (compared as an integer), g and node, so comparisons never
+ *    chase pointers, and an open node's g lives in its entry (a closed
+ *    node's g is never read again: the goal's comes off the heap);
+ *  - keys are f quantised to a fixed grid (2^-24 of the cheapest step), so
+ *    paths of equal cost give equal keys and ties really go to larger g;
+ *  - run() is compiled once per constant mode for the plain search, so
+ *    the options cost nothing when unused.
+ * The loop stops after a budget of expansions and resumes from where it
+ * stands (astar__run), giving exactly an uninterrupted run's result.
+ */
+#include "astar.h"
+#include "heap.h"
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+/* run() is one loop compiled once per constant mode: it must be inlined
+ * into each instantiation, which the compiler may decline for its size */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* What one search needs besides the map.  mode says which of the costly
+ * extras are on, so the plain loop is compiled without them. */
+enum {
+  MODE_HEIGHT = 1,
+  MODE_TILE_FN = 2,
+  MODE_MOVE_FN = 4,
+  MODE_PEAK = 8,    /* track the open list's largest size */
+  MODE_X = 16,      /* goal set, cutoffs, closest, blocked start */
+  MODE_HX = 32,     /* heuristic over several goals or a callback */
+  MODE_GREEDY = 64, /* key = h alone */
+  MODE_FIFO = 128,  /* breadth-first: the open list is a queue */
+  MODE_BEAM = 256   /* the open list holds at most beam_width nodes */
+  /* ASTAR__HEAP_STRAIGHT = 512, ASTAR__HEAP_RANDOM = 1024 (heap.h) */
+};
+
+#define MAX_H_GOALS ASTAR__MAX_H_GOALS
+
+/* ---- what the options add to the loop ---- */
+
+/* splitmix64: the same numbers on every platform, for a given seed */
+static uint64_t next_random(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+  return z ^ (z >> 31);
+}
+
+/* The heuristic under MODE_HX: the callback, or the least estimate over
+ * the goals (0 over more than MAX_H_GOALS). */
+static double h_extra(astar__run *S, int32_t x, int32_t y) {
+  const astar_query *q = &S->q;
+  double best = HUGE_VAL;
+  size_t i;
+  if (S->ntargets > MAX_H_GOALS) return 0.0;
+  for (i = 0; i < S->ntargets; i++) {
+    const astar__target *t = &S->targets[i];
+    double v;
+    if (q->heuristic_fn != NULL) {
+      v = 0.0;
+      if (q->heuristic_fn(q->heuristic_ud, x, y, t->x, t->y, &v) !=
+          ASTAR_OK) {
+        S->st = ASTAR_ECALLBACK;
+        return 0.0;
+      }
+      v *= q->weight;
+    } else {
+      v = heuristic_d(&S->h, x - t->x, y - t->y) - t->offset;
+    }
+    if (v < best) best = v;
+  }
+  return best > 0.0 ? best : 0.0;
+}
+
+static inline double h_of(astar__run *S, int32_t x, int32_t y, const int mode) {
+  if (mode & MODE_HX) return h_extra(S, x, y);
+  return heuristic_at(&S->h, x, y);
+}
+
+static inline int is_goal(const astar__run *S, uint32_t u, uint32_t goal,
+                          const int mode) {
+  if ((mode & MODE_X) && S->set != NULL)
+    return astar__set_find(S->set, S->nset, u) >= 0;
+  return u == goal;
+}
+
+/* Closest reachable: keeps the expanded node nearest a goal (then the
+ * cheaper, then the lower index). */
+static void closer(astar__run *S, uint32_t u, int32_t x, int32_t y, double g) {
+  double d = HUGE_VAL;
+  size_t i;
+  for (i = 0; i < S->ntargets; i++) {
+    double v = heuristic_d(&S->dist, x - S->targets[i].x,
+                           y - S->targets[i].y);
+    if (v < d) d = v;
+  }
+  if (d < S->best_d ||
+      (d == S->best_d && (g < S->best_g || (g == S->best_g && u < S->best)))) {
+    S->best_d = d;
+    S->best_g = g;
+    S->best = u;
+  }
+}
+
+/* Straight ties: twice the area between start-goal and node-goal. */
+static inline uint32_t off_line(const astar__run *S, int32_t x, int32_t y) {
+  int64_t c = (int64_t)(x - S->line_x) * S->line_dy -
+              (int64_t)(y - S->line_y) * S->line_dx;
+  if (c < 0) c = -c;
+  return c > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+/* Beam: the worst entry among the leaves (the worst overall is one). */
+static size_t worst_leaf(const astar_heap_entry *heap, size_t n,
+                         const int mode) {
+  size_t i, w = n / 2;
+  for (i = w + 1; i < n; i++)
+    if (astar__entry_less(&heap[w], &heap[i], mode)) w = i;
+  return w;
+}
+
+static int bound_broken(astar__run *S, uint32_t from, uint32_t to, double cost,
+                        double bound) {
+  astar_result *r = &S->r;
+  astar_xy(S->G, from, &r->bad_x1, &r->bad_y1);
+  astar_xy(S->G, to, &r->bad_x2, &r->bad_y2);
+  r->bad_cost = cost;
+  r->bad_bound = bound;
+  return ASTAR_EBOUND;
+}
+
+/* The tile callback's cost for tile v (0: impassable), memoized. */
+static int tile_value(astar__run *S, uint32_t v, double *out) {
+  astar__memo *memo = S->s->memo + v;
+  int32_t x, y;
+  double c = 0.0;
+  if (memo->gen == S->tag) {
+    *out = memo->cost;
+    return ASTAR_OK;
+  }
+  astar_xy(S->G, v, &x, &y);
+  if (S->q.tile_fn(S->q.fn_ud, x, y, (double)S->L.cost[v], &c) != ASTAR_OK)
+    return ASTAR_ECALLBACK;
+  if (c > 0.0 && c < S->bound) return bound_broken(S, v, v, c, S->bound);
+  memo->cost = c > 0.0 ? c : 0.0;
+  memo->gen = S->tag;
+  *out = memo->cost;
+  return ASTAR_OK;
+}
+
+/* The legal moves out of u once the tile callback has had its say: a tile
+ * it closes is impassable, for the corner rule too.  The corner rule looks
+ * at the tiles beside a diagonal (passable and not closed by the
+ * callback), not at whether the cardinal steps are allowed: a cardinal
+ * step banned by a height limit does not close its tile. */
+static int callback_moves(astar__run *S, uint32_t u, unsigned *moves) {
+  static const unsigned corner[4][2] = {{ASTAR_N, ASTAR_E},
+                                        {ASTAR_S, ASTAR_E},
+                                        {ASTAR_S, ASTAR_W},
+                                        {ASTAR_N, ASTAR_W}};
+  /* the diagonals beside each cardinal direction N E S W */
+  static const unsigned beside[4] = {
+      1u << ASTAR_NE | 1u << ASTAR_NW, 1u << ASTAR_NE | 1u << ASTAR_SE,
+      1u << ASTAR_SE | 1u << ASTAR_SW, 1u << ASTAR_SW | 1u << ASTAR_NW};
+  const astar_grid *G = S->G;
+  int rule = G->diagonal;
+  unsigned m = *moves, keep = 0, open = 0, d;
+  int corners = rule == ASTAR_DIAG_BOTH_FREE || rule == ASTAR_DIAG_ONE_FREE;
+  double c;
+  int st;
+  for (d = 0; d < 4; d++) {
+    uint32_t v = (uint32_t)((int32_t)u + G->offset[d]);
+    if (!(m & (1u << d)) && !(corners && (m & beside[d]))) continue;
+    if (!astar__bit(S->L.passable, v)) continue;
+    if ((st = tile_value(S, v, &c)) != ASTAR_OK) return st;
+    if (c > 0.0) open |= 1u << d;
+  }
+  keep = m & open & 15u;
+  for (d = 4; d < 8; d++) {
+    uint32_t v;
+    if (!(m & (1u << d))) continue;
+    if (corners) {
+      unsigned a = (open >> corner[d - 4][0]) & 1u;
+      unsigned b = (open >> corner[d - 4][1]) & 1u;
+      if (rule == ASTAR_DIAG_BOTH_FREE ? !(a & b) : !(a | b)) continue;
+    }
+    v = (uint32_t)((int32_t)u + G->offset[d]);
+    if ((st = tile_value(S, v, &c)) != ASTAR_OK) return st;
+    if (c > 0.0) keep |= 1u << d;
+  }
+  *moves = keep;
+  return ASTAR_OK;
+}
+
+/* The loop.  Inlined with a constant mode for the plain search, so the
+ * extras cost nothing there; the query options run in run_any, where mode
+ * is a variable.  It expands at most budget nodes (0: no limit), keeping
+ * where it stands in S between calls, and returns ASTAR__SUSPENDED when
+ * the budget ran out first. */
+static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
+  astar_search *ctx = S->s;
+  const astar_grid *G = S->G;
+  const uint8_t *moves = S->L.moves;
+  const float *cost = S->L.cost;
+  const float *height = S->L.height;
+  uint32_t *pos = ctx->heap_pos;
+  uint32_t *stamp = ctx->stamp;
+  astar_heap_entry *heap = ctx->heap;
+  const uint32_t open_tag = S->tag, goal = S->goal;
+  const double inv_q = S->inv_q;
+  uint32_t expanded = S->expanded;
+  uint32_t left = budget != 0 ? budget : UINT32_MAX;
+  size_t n = S->n, head = S->head; /* head: the queue's front (MODE_FIFO) */
+  int32_t offset[8];
+  double length[8];
+  int st = ASTAR_OK;
+
+  memcpy(offset, G->offset, sizeof offset);
+  memcpy(length, G->step_length, sizeof length);
+  while ((mode & MODE_FIFO) ? head < n : n > 0) {
+    uint32_t u;
+    double gu;
+    unsigned m;
+    int32_t ux, uy;
+    if ((mode & MODE_X) && S->max_nodes != 0 && expanded >= S->max_nodes) {
+      S->cut = 1;
+      break;
+    }
+    if (left-- == 0) {
+      st = ASTAR__SUSPENDED;
+      break;
+    }
+    if (mode & MODE_FIFO) {
+      u = heap[head].node;
+      gu = heap[head].g;
+      head++;
+    } else {
+      u = heap[0].node;
+      gu = heap[0].g;
+      if (n > 1) astar__heap_pop(heap, pos, n, mode);
+      n--;
+    }
+    stamp[u] |= STAMP_CLOSED;
+    expanded++;
+    if (is_goal(S, u, goal, mode)) {
+      S->found = 1;
+      S->reached = u;
+      S->r.cost = gu;
+      break;
+    }
+    astar_xy(G, u, &ux, &uy);
+    if ((mode & MODE_X) && S->closest) closer(S, u, ux, uy, gu);
+    m = moves[u];
+    if ((mode & MODE_X) && u == S->start) m = S->start_moves;
+    if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)
+      break;
+    while (m) {
+      unsigned d = astar__lowest_bit(m);
+      uint32_t v = (uint32_t)((int32_t)u + offset[d]);
+      double step, ng, h;
+      uint32_t sv = stamp[v];
+      int32_t vx, vy;
+      astar_heap_entry e;
+      size_t at;
+      m &= m - 1;
+      if ((sv & STAMP_GEN_MASK) == open_tag && (sv & STAMP_CLOSED)) continue;
+      if ((mode & MODE_FIFO) && (sv & STAMP_GEN_MASK) == open_tag) continue;
+      if (mode & MODE_TILE_FN)
+        step = length[d] * ctx->memo[v].cost;
+      else
+        step = length[d] * (double)cost[v];
+      if (mode & MODE_HEIGHT) {
+        double dh = (double)height[v] - (double)height[u];
+        step += dh > 0.0 ? S->L.climb * dh : -S->L.descend * dh;
+      }
+      if (mode & MODE_MOVE_FN) {
+        double c = 0.0;
+        vx = ux + astar_dir_dx[d];
+        vy = uy + astar_dir_dy[d];
+        if (S->q.move_fn(S->q.fn_ud, ux, uy, vx, vy, step, &c) !=
+            ASTAR_OK) {
+          st = ASTAR_ECALLBACK;
+          break;
+        }
+        if (!(c > 0.0)) continue;
+        if (c < S->bound * length[d]) {
+          st = bound_broken(S, u, v, c, S->bound * length[d]);
+          break;
+        }
+        step = c;
+      }
+      ng = gu + step;
+      if (mode & MODE_X) {
+        if (ng > S->max_cost ||
+            (S->depth != NULL && S->depth[u] >= S->max_length)) {
+          S->cut = 1;
+          continue;
+        }
+      }
+      if ((sv & STAMP_GEN_MASK) == open_tag) { /* open in this search */
+        at = pos[v];
+        if (mode & ASTAR__HEAP_RANDOM) {
+          /* an equal-cost parent: keep each with probability (its paths)
+           * / (all paths so far), so the path is uniform over them all */
+          double gv = heap[at].g, tol = 1e-12 * (ng > 1.0 ? ng : 1.0);
+          if (ng >= gv - tol && ng <= gv + tol) {
+            double cv = S->count[v] + S->count[u];
+            double r = (double)(next_random(&S->rng) >> 11) *
+                       (1.0 / 9007199254740992.0);
+            if (cv > 1e300) cv = 1e300;
+            S->count[v] = cv;
+            if (r * cv < S->count[u])
+              stamp[v] = (sv & ~STAMP_DIR) | d;
+            continue;
+          }
+        }
+        if (ng >= heap[at].g) continue;
+        if (mode & MODE_GREEDY) continue; /* first parent stays */
+      } else {
+        if (n == ctx->heap_cap) {
+          if (astar__grow_heap(ctx) != ASTAR_OK) {
+            st = ASTAR_ENOMEM;
+            break;
+          }
+          heap = ctx->heap;
+        }
+        at = n;
+        if ((mode & MODE_BEAM) && n >= S->beam) at = SIZE_MAX;
+        else n++;
+      }
+      vx = ux + astar_dir_dx[d];
+      vy = uy + astar_dir_dy[d];
+      if (mode & MODE_FIFO) {
+        e.key = 0;
+      } else {
+        h = h_of(S, vx, vy, mode);
+        if ((mode & MODE_HX) && S->st != ASTAR_OK) {
+          st = S->st;
+          break;
+        }
+        e.key = astar__quantise((mode & MODE_GREEDY) ? h : ng + h, inv_q);
+      }
+      e.g = ng;
+      e.node = v;
+      e.aux = (mode & ASTAR__HEAP_STRAIGHT) ? off_line(S, vx, vy) : 0;
+      if ((mode & MODE_BEAM) && at == SIZE_MAX) {
+        /* full: the new node replaces the worst one, if it is better */
+        at = worst_leaf(heap, n, mode);
+        if (!astar__entry_less(&e, &heap[at], mode)) continue;
+        stamp[heap[at].node] = 0; /* no longer seen in this search */
+        S->evicted++;
+      }
+      stamp[v] = open_tag | d;
+      if (mode & MODE_X) {
+        if (S->depth != NULL) S->depth[v] = S->depth[u] + 1;
+      }
+      if (mode & ASTAR__HEAP_RANDOM) S->count[v] = S->count[u];
+      if (mode & MODE_FIFO)
+        heap[at] = e;
+      else
+        astar__heap_up(heap, pos, at, e, mode);
+      if ((mode & MODE_PEAK) && n - head > S->peak) S->peak = (uint32_t)(n - head);
+    }
+    if (st != ASTAR_OK) break;
+  }
+  S->n = n;
+  S->head = head;
+  S->expanded = expanded;
+  S->r.expanded = expanded;
+  S->r.generated = (uint32_t)(n - head) + expanded + S->evicted;
+  return st;
+}
+
+
+static int run_plain(astar__run *S, uint32_t b) { return run(S, 0, b); }
+static int run_height(astar__run *S, uint32_t b) {
+  return run(S, MODE_HEIGHT, b);
+}
+static int run_peak(astar__run *S, uint32_t b) { return run(S, MODE_PEAK, b); }
+static int run_any(astar__run *S, int mode, uint32_t b) {
+  return run(S, mode, b);
+}
+
+/* Does the query use any option beyond the plain search? */
+static int uses_options(const astar_query *q) {
+  return (q->algorithm != ASTAR_ALGO_AUTO &&
+          q->algorithm != ASTAR_ALGO_ASTAR &&
+          q->algorithm != ASTAR_ALGO_JPS) ||
+         q->ties != ASTAR_TIES_LARGER_G || q->ngoals != 0 ||
+         q->no_main_goal || (q->max_cost > 0.0 && q->max_cost < HUGE_VAL) ||
+         q->max_length != 0 || q->max_nodes != 0 || q->closest ||
+         q->leave_blocked_start || q->next_to_blocked_goal ||
+         q->heuristic_fn != NULL;
+}
+
+/* The tiles from which one legal step would enter the blocked tile t, as
+ * if it were open (the corner rule looks at the tiles beside the step). */
+static size_t next_to(const astar__run *S, uint32_t t, uint64_t *set,
+                      size_t target) {
+  const astar_grid *G = S->G;
+  const uint64_t *open = S->L.passable;
+  size_t n = 0;
+  unsigned dirs = astar__rule_dirs(G->diagonal);
+  int d;
+  for (d = 0; d < 8; d++) {
+    uint32_t nb = (uint32_t)((int32_t)t + G->offset[d]);
+    if (!(dirs & (1u << d))) continue;
+    if (!astar__bit(open, nb) && nb != S->start) continue;
+    if (d >= 4 && (G->diagonal == ASTAR_DIAG_BOTH_FREE ||
+                   G->diagonal == ASTAR_DIAG_ONE_FREE)) {
+      int a = astar__bit(open, (uint32_t)((int32_t)t + astar_dir_dx[d]));
+      int b = astar__bit(open, (uint32_t)((int32_t)t +
+                                          astar_dir_dy[d] * G->stride));
+      if (G->diagonal == ASTAR_DIAG_BOTH_FREE ? !(a && b) : !(a || b))
+        continue;
+    }
+    set[n++] = (uint64_t)nb << 32 | target;
+  }
+  return n;
+}
+
+/* Sets up the query options.  Returns ASTAR_OK to search, 1 when the
+ * outcome is known already (r->outcome), or an error. */
+static int options_init(astar__run *S, int *mode) {
+  const astar_grid *G = S->G;
+  astar_search *ctx = S->s;
+  const astar_query *q = &S->q;
+  size_t nt = q->ngoals + (q->no_main_goal ? 0 : 1), i, nset = 0;
+  int random = q->ties == ASTAR_TIES_RANDOM && q->algorithm != ASTAR_ALGO_BFS;
+  astar__target *t;
+  astar_query dq;
+  double step_h;
+  int st;
+  if ((st = astar__context_extra(ctx, q->max_length != 0, random, nt,
+                                 8 * nt)) != ASTAR_OK)
+    return st;
+  *mode |= MODE_X;
+  S->depth = q->max_length != 0 ? ctx->extra->depth : NULL;
+  S->count = ctx->extra->count;
+  S->max_cost = q->max_cost > 0.0 ? q->max_cost : HUGE_VAL; /* 0: none */
+  S->max_length = q->max_length;
+  S->max_nodes = q->max_nodes;
+  S->closest = q->closest;
+  dq = *q;
+  dq.heuristic = ASTAR_H_DEFAULT;
+  dq.weight = 1.0;
+  astar__heuristic_init(&S->dist, G, &dq, 1.0);
+
+  /* the goals as given, then the tiles that end the search */
+  t = ctx->extra->targets;
+  for (i = 0; i < nt; i++) {
+    if (!q->no_main_goal && i == 0) {
+      t[i].x = q->gx;
+      t[i].y = q->gy;
+      t[i].index = -1;
+    } else {
+      size_t k = i - (q->no_main_goal ? 0 : 1);
+      t[i].x = q->goals[2 * k];
+      t[i].y = q->goals[2 * k + 1];
+      t[i].index = (int32_t)k;
+    }
+    t[i].node = astar_index(G, t[i].x, t[i].y);
+    t[i].offset = 0.0;
+  }
+  /* the largest estimate of one step of the rule */
+  step_h = 0.0;
+  for (i = 0; i < 8; i++) {
+    double v = heuristic_d(&S->h, astar_dir_dx[i], astar_dir_dy[i]);
+    if ((astar__rule_dirs(G->diagonal) & (1u << i)) && v > step_h) step_h = v;
+  }
+  for (i = 0; i < nt; i++) {
+    uint64_t *set = ctx->extra->set;
+    /* a blocked goal is no goal, even where it is the (left) start */
+    if (astar__bit(S->L.passable, t[i].node)) {
+      set[nset++] = (uint64_t)t[i].node << 32 | i;
+    } else if (q->next_to_blocked_goal) {
+      nset += next_to(S, t[i].node, set + nset, i);
+      t[i].offset = step_h;
+    }
+  }
+  astar__sort_set(ctx->extra->set, nset);
+  S->set = ctx->extra->set;
+  S->nset = nset;
+  S->targets = t;
+  S->ntargets = nt;
+  if (nset == 0) {
+    S->goal_blocked = 1;
+    if (!q->closest) {
+      S->r.outcome = ASTAR_GOAL_BLOCKED;
+      return 1;
+    }
+  }
+
+  /* the heuristic: one goal as the plain search has it, or MODE_HX */
+  if (q->algorithm == ASTAR_ALGO_DIJKSTRA || q->algorithm == ASTAR_ALGO_BFS) {
+    S->h.A = S->h.B = 0.0;
+    S->h.shape = H_PLAIN;
+  } else if (nt == 1 && t[0].offset == 0.0 && q->heuristic_fn == NULL) {
+    S->h.gx = t[0].x;
+    S->h.gy = t[0].y;
+  } else {
+    *mode |= MODE_HX;
+  }
+  if (q->leave_blocked_start && !astar__bit(S->L.passable, S->start)) {
+    const astar_unit *u = G->units[q->unit];
+    uint8_t m = astar__moves(G, S->L.passable, S->start);
+    if (u != NULL && u->own) m = astar__height_filter(G, u, S->start, m);
+    S->start_moves = m;
+  } else {
+    S->start_moves = S->L.moves[S->start];
+  }
+  switch (q->algorithm) {
+  case ASTAR_ALGO_BFS: *mode |= MODE_FIFO; break;
+  case ASTAR_ALGO_GREEDY: *mode |= MODE_GREEDY; break;
+  case ASTAR_ALGO_BEAM:
+    *mode |= MODE_BEAM;
+    S->beam = q->beam_width;
+    break;
+  default: break;
+  }
+  if (!(*mode & MODE_FIFO)) {
+    if (q->ties == ASTAR_TIES_STRAIGHT) {
+      *mode |= ASTAR__HEAP_STRAIGHT;
+      S->line_x = t[0].x;
+      S->line_y = t[0].y;
+      S->line_dx = q->sx - t[0].x;
+      S->line_dy = q->sy - t[0].y;
+    } else if (random) {
+      *mode |= ASTAR__HEAP_RANDOM;
+      S->rng = q->seed;
+    }
+  }
+  return ASTAR_OK;
+}
+
+/* Sets *apart when the start and the goal lie in different zones: no chain
+ * of moves joins them, whatever callbacks say (they only close tiles and
+ * refuse steps), so the search may end at once.  Only for a plain start
+ * and goal, both passable: options that search elsewhere (several goals,
+ * closest, a blocked start or goal they allow) skip it. */
+static int zones_exit(const astar_grid *G, const astar_query *q,
+                      const uint64_t *passable, int *apart) {
+  uint32_t a = astar_index(G, q->sx, q->sy), b = astar_index(G, q->gx, q->gy);
+  *apart = 0;
+  if (q->no_zones || a == b || q->closest || q->ngoals != 0 ||
+      q->no_main_goal || q->leave_blocked_start || q->next_to_blocked_goal)
+    return ASTAR_OK;
+  if (!astar__bit(passable, a) || !astar__bit(passable, b)) return ASTAR_OK;
+  return astar__zones_apart(G, q->unit, a, b, apart);
+}
+
+
+int astar__loop_start(astar__run *S) {
+  const astar_grid *G = S->G;
+  astar_search *ctx = S->s;
+  const astar_query *q = &S->q;
+  astar_result *r = &S->r;
+  double min_step, quantum;
+  int st, mode = 0, opts, apart = 0;
+
+  opts = uses_options(q);
+  if ((st = astar_grid_layer(G, q->unit, &S->L)) != ASTAR_OK) return st;
+  S->best = UINT32_MAX;
+  S->best_d = S->best_g = HUGE_VAL;
+  if (!astar__bit(S->L.passable, S->start) && !q->leave_blocked_start) {
+    r->outcome = ASTAR_START_BLOCKED;
+    return 1;
+  }
+  if (!opts && !astar__bit(S->L.passable, S->goal)) {
+    r->outcome = ASTAR_GOAL_BLOCKED;
+    return 1;
+  }
+  if (q->tile_fn != NULL && (st = astar__context_memo(ctx)) != ASTAR_OK)
+    return st;
+  if ((st = zones_exit(G, q, S->L.passable, &apart)) != ASTAR_OK) return st;
+  if (S->L.height != NULL) mode |= MODE_HEIGHT;
+  if (q->tile_fn != NULL) mode |= MODE_TILE_FN;
+  if (q->move_fn != NULL) mode |= MODE_MOVE_FN;
+  if (q->want_peak) mode |= MODE_PEAK;
+
+  /* the heuristic's scale: a lower bound of every tile cost.  A stated
+   * bound is checked against what the callbacks return; without them it
+   * may only lower the unit's own bound. */
+  S->bound = S->L.min_cost;
+  if (q->min_cost > 0.0 &&
+      (q->min_cost < S->bound || (mode & (MODE_TILE_FN | MODE_MOVE_FN))))
+    S->bound = q->min_cost;
+  astar__heuristic_init(&S->h, G, q, S->bound);
+  min_step = G->cardinal_length;
+  if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal != ASTAR_DIAG_HEX &&
+      G->diagonal_length < min_step)
+    min_step = G->diagonal_length;
+  /* keys stay finite: f is below 1e78 (costs < 2^128, lengths <= 1e9, at
+   * most 2^30 steps), so a quantum of at least 2^-24 * 1e-200 is enough;
+   * a stated bound can be far smaller (even subnormal) */
+  quantum = S->bound * min_step;
+  if (!(quantum >= 1e-200)) quantum = 1e-200;
+  S->inv_q = 16777216.0 / quantum;
+  if (opts) {
+    st = options_init(S, &mode);
+    if (st != ASTAR_OK) return st;
+  }
+  S->tag = ctx->explored_tag = astar__next_generation(ctx);
+
+  if ((mode & MODE_TILE_FN) && !opts) { /* a goal the callback closes */
+    double c = 1.0;
+    if (S->goal != S->start && (st = tile_value(S, S->goal, &c)) != ASTAR_OK)
+      return st;
+    if (!(c > 0.0)) {
+      r->outcome = ASTAR_GOAL_BLOCKED;
+      return 1;
+    }
+  }
+  S->reached = S->goal;
+  if (apart) { /* checked after the goal callback: goal_blocked first */
+    r->outcome = ASTAR_NO_PATH;
+    return 1;
+  }
+  S->mode = mode;
+
+  /* the start on the open list */
+  ctx->stamp[S->start] = S->tag;
+  {
+    astar_heap_entry e;
+    double h = h_of(S, q->sx, q->sy, mode);
+    e.key = astar__quantise((mode & MODE_FIFO) ? 0.0 : h, S->inv_q);
+    e.g = 0.0;
+    e.node = S->start;
+    e.aux = 0;
+    if ((mode & MODE_X) && S->depth != NULL) S->depth[S->start] = 0;
+    if (mode & ASTAR__HEAP_RANDOM) S->count[S->start] = 1.0;
+    astar__heap_up(ctx->heap, ctx->heap_pos, 0, e, mode);
+    S->n = 1;
+    if ((mode & MODE_HX) && S->st != ASTAR_OK) return S->st;
+  }
+  return ASTAR_OK;
+}
+
+int astar__loop_step(astar__run *S, uint32_t budget) {
+  const astar_grid *G = S->G;
+  astar_result *r = &S->r;
+  int st, mode = S->mode;
+  if (mode == 0)
+    st = run_plain(S, budget);
+  else if (mode == MODE_HEIGHT)
+    st = run_height(S, budget);
+  else if (mode == MODE_PEAK)
+    st = run_peak(S, budget);
+  else
+    st = run_any(S, mode, budget);
+  r->peak_open = S->peak;
+  if (st == ASTAR__SUSPENDED) return st;
+  if (st != ASTAR_OK) return st;
+  if (S->found) {
+    r->outcome = ASTAR_FOUND;
+    if (S->set != NULL) {
+      long k = astar__set_find(S->set, S->nset, S->reached);
+      r->goal_index = S->targets[k].index;
+    }
+  } else {
+    r->outcome = S->goal_blocked ? ASTAR_GOAL_BLOCKED
+                 : S->cut        ? ASTAR_CUTOFF
+                                 : ASTAR_NO_PATH;
+    if (S->closest && S->best != UINT32_MAX) { /* partial path */
+      S->found = 1;
+      S->reached = S->best;
+      r->cost = S->best_g;
+      r->partial = 1;
+    }
+  }
+  astar__finish(S, S->found, S->reached);
+  if (S->found) {
+    uint32_t node = S->reached, len = 1;
+    while (astar_path_prev(S->s, &node)) len++;
+    r->length = len;
+    astar_xy(G, S->reached, &r->end_x, &r->end_y);
+  }
+  return ASTAR_OK;
+}

@@ -1,0 +1,281 @@
+/*
+ * The search context (astar_search): every byte a search writes.
+ *
+ * Its per-tile arrays (stamps, heap positions, the callback memo, the
+ * options' and the other engines' per-tile scratch) are sized for the map
+ * it last searched and made on first use; a generation counter in each
+ * stamp makes "reset" O(1), so a query costs what it touches.  Buffers
+ * that grow (the heap, the goal set, IDA*'s path) double and are kept, so
+ * a warm context allocates nothing per query.
+ */
+#include "astar.h"
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HEAP_INITIAL 256u
+
+#define ctx_alloc(s, count, elem) astar__mem((s)->alloc, (s)->alloc_ud, count, elem)
+#define ctx_free(s, p, count, elem) \
+  astar__mem_free((s)->alloc, (s)->alloc_ud, p, count, elem)
+
+void astar_search_init(astar_search *s, astar_alloc_fn alloc, void *ud) {
+  memset(s, 0, sizeof *s);
+  s->alloc = alloc;
+  s->alloc_ud = ud;
+  s->last_outcome = ASTAR_NO_PATH;
+}
+
+/* Frees the per-tile arrays (they belong to one map size). */
+static void release_tiles(astar_search *s) {
+  uint32_t n = s->ntiles;
+  astar__extra *x = s->extra;
+  astar__more *m = s->more;
+  ctx_free(s, s->heap_pos, n, sizeof(uint32_t));
+  ctx_free(s, s->stamp, n, sizeof(uint32_t));
+  ctx_free(s, s->memo, n, sizeof(astar__memo));
+  s->heap_pos = s->stamp = NULL;
+  s->memo = NULL;
+  s->generation = 0;
+  if (x != NULL) {
+    ctx_free(s, x->depth, n, sizeof(uint32_t));
+    ctx_free(s, x->count, n, sizeof(double));
+    x->depth = NULL;
+    x->count = NULL;
+  }
+  if (m != NULL) {
+    ctx_free(s, m->stamp_b, n, sizeof(uint32_t));
+    ctx_free(s, m->pos_b, n, sizeof(uint32_t));
+    ctx_free(s, m->gf, n, sizeof(double));
+    ctx_free(s, m->gb, n, sizeof(double));
+    m->stamp_b = m->pos_b = NULL;
+    m->gf = m->gb = NULL;
+    m->generation = 0;
+  }
+  s->ntiles = 0;
+  s->last_outcome = ASTAR_NO_PATH;
+  s->explored_tag = s->explored_tag_b = 0;
+}
+
+void astar_search_release(astar_search *s) {
+  astar__extra *x = s->extra;
+  astar__more *m = s->more;
+  if (s->alloc == NULL) return;
+  release_tiles(s);
+  ctx_free(s, s->heap, s->heap_cap, sizeof(astar_heap_entry));
+  if (x != NULL) {
+    ctx_free(s, x->targets, x->targets_cap, sizeof(astar__target));
+    ctx_free(s, x->set, x->set_cap, sizeof(uint64_t));
+    ctx_free(s, x, 1, sizeof *x);
+  }
+  if (m != NULL) {
+    ctx_free(s, m->heap_b, m->heap_b_cap, sizeof(astar_heap_entry));
+    ctx_free(s, m->frames, m->frames_cap, sizeof(astar__frame));
+    ctx_free(s, m, 1, sizeof *m);
+  }
+  ctx_free(s, s->run, 1, sizeof(astar__run));
+  astar_search_init(s, s->alloc, s->alloc_ud);
+}
+
+size_t astar_search_memory(const astar_search *s) {
+  size_t n = s->ntiles, total = s->heap_cap * sizeof(astar_heap_entry);
+  const astar__extra *x = s->extra;
+  const astar__more *m = s->more;
+  if (s->heap_pos != NULL) total += n * sizeof(uint32_t);
+  if (s->stamp != NULL) total += n * sizeof(uint32_t);
+  if (s->memo != NULL) total += n * sizeof(astar__memo);
+  if (s->run != NULL) total += sizeof(astar__run);
+  if (x != NULL) {
+    total += sizeof *x + x->targets_cap * sizeof(astar__target) +
+             x->set_cap * sizeof(uint64_t);
+    if (x->depth != NULL) total += n * sizeof(uint32_t);
+    if (x->count != NULL) total += n * sizeof(double);
+  }
+  if (m != NULL) {
+    total += sizeof *m + m->heap_b_cap * sizeof(astar_heap_entry) +
+             m->frames_cap * sizeof(astar__frame);
+    if (m->stamp_b != NULL) total += n * sizeof(uint32_t);
+    if (m->pos_b != NULL) total += n * sizeof(uint32_t);
+    if (m->gf != NULL) total += n * sizeof(double);
+    if (m->gb != NULL) total += n * sizeof(double);
+  }
+  return total;
+}
+
+int astar__context_fit(astar_search *s, uint32_t ntiles) {
+  if (s->ntiles != ntiles) {
+    release_tiles(s);
+    s->ntiles = ntiles;
+  }
+  if (s->heap_pos == NULL &&
+      (s->heap_pos = ctx_alloc(s, ntiles, sizeof(uint32_t))) == NULL)
+    return ASTAR_ENOMEM;
+  if (s->stamp == NULL) {
+    if ((s->stamp = ctx_alloc(s, ntiles, sizeof(uint32_t))) == NULL)
+      return ASTAR_ENOMEM;
+    memset(s->stamp, 0, (size_t)ntiles * sizeof(uint32_t));
+    s->generation = 0;
+  }
+  if (s->heap == NULL) {
+    s->heap = ctx_alloc(s, HEAP_INITIAL, sizeof(astar_heap_entry));
+    if (s->heap == NULL) return ASTAR_ENOMEM;
+    s->heap_cap = HEAP_INITIAL;
+  }
+  return ASTAR_OK;
+}
+
+uint32_t astar__next_generation(astar_search *s) {
+  if (++s->generation > ASTAR__MAX_GENERATION) {
+    memset(s->stamp, 0, (size_t)s->ntiles * sizeof(uint32_t));
+    if (s->memo != NULL) { /* tile-callback results are stamped too */
+      uint32_t i;
+      for (i = 0; i < s->ntiles; i++) s->memo[i].gen = 0;
+    }
+    s->generation = 1;
+  }
+  return s->generation << 4;
+}
+
+int astar__grow_heap(astar_search *s) {
+  void *p = s->heap;
+  int st = astar__grow(s->alloc, s->alloc_ud, &p, &s->heap_cap,
+                       s->heap_cap + 1, sizeof(astar_heap_entry),
+                       HEAP_INITIAL);
+  s->heap = p;
+  return st;
+}
+
+int astar__context_grow(astar_search *s, void **p, size_t *cap, size_t need,
+                        size_t elem) {
+  return astar__grow(s->alloc, s->alloc_ud, p, cap, need, elem, 16);
+}
+
+int astar__context_memo(astar_search *s) {
+  if (s->memo == NULL) {
+    uint32_t i;
+    s->memo = ctx_alloc(s, s->ntiles, sizeof(astar__memo));
+    if (s->memo == NULL) return ASTAR_ENOMEM;
+    for (i = 0; i < s->ntiles; i++) s->memo[i].gen = 0;
+  }
+  return ASTAR_OK;
+}
+
+int astar__context_extra(astar_search *s, int depth, int count,
+                         size_t targets, size_t set) {
+  astar__extra *x = s->extra;
+  void *p;
+  int st;
+  if (x == NULL) {
+    if ((x = ctx_alloc(s, 1, sizeof *x)) == NULL) return ASTAR_ENOMEM;
+    memset(x, 0, sizeof *x);
+    s->extra = x;
+  }
+  if (depth && x->depth == NULL &&
+      (x->depth = ctx_alloc(s, s->ntiles, sizeof(uint32_t))) == NULL)
+    return ASTAR_ENOMEM;
+  if (count && x->count == NULL &&
+      (x->count = ctx_alloc(s, s->ntiles, sizeof(double))) == NULL)
+    return ASTAR_ENOMEM;
+  p = x->targets;
+  st = astar__context_grow(s, &p, &x->targets_cap, targets,
+                           sizeof(astar__target));
+  x->targets = p;
+  if (st != ASTAR_OK) return st;
+  p = x->set;
+  st = astar__context_grow(s, &p, &x->set_cap, set, sizeof(uint64_t));
+  x->set = p;
+  return st;
+}
+
+int astar__context_more(astar_search *s, int bidir) {
+  astar__more *m = s->more;
+  uint32_t n = s->ntiles;
+  if (m == NULL) {
+    if ((m = ctx_alloc(s, 1, sizeof *m)) == NULL) return ASTAR_ENOMEM;
+    memset(m, 0, sizeof *m);
+    s->more = m;
+  }
+  if (!bidir) return ASTAR_OK;
+  if (m->stamp_b == NULL) {
+    if ((m->stamp_b = ctx_alloc(s, n, sizeof(uint32_t))) == NULL)
+      return ASTAR_ENOMEM;
+    memset(m->stamp_b, 0, (size_t)n * sizeof(uint32_t));
+    m->generation = 0;
+  }
+  if (m->pos_b == NULL &&
+      (m->pos_b = ctx_alloc(s, n, sizeof(uint32_t))) == NULL)
+    return ASTAR_ENOMEM;
+  if (m->gf == NULL && (m->gf = ctx_alloc(s, n, sizeof(double))) == NULL)
+    return ASTAR_ENOMEM;
+  if (m->gb == NULL && (m->gb = ctx_alloc(s, n, sizeof(double))) == NULL)
+    return ASTAR_ENOMEM;
+  if (m->heap_b == NULL) {
+    m->heap_b = ctx_alloc(s, HEAP_INITIAL, sizeof(astar_heap_entry));
+    if (m->heap_b == NULL) return ASTAR_ENOMEM;
+    m->heap_b_cap = HEAP_INITIAL;
+  }
+  return ASTAR_OK;
+}
+
+/* ---- the goal set ---- */
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+void astar__sort_set(uint64_t *set, size_t n) {
+  qsort(set, n, sizeof *set, cmp_u64);
+}
+
+/* Binary search for the first entry of node: the lowest target index. */
+long astar__set_find(const uint64_t *set, size_t n, uint32_t node) {
+  uint64_t want = (uint64_t)node << 32;
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (set[mid] < want)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < n && (uint32_t)(set[lo] >> 32) == node)
+    return (long)(set[lo] & 0xFFFFFFFFu);
+  return -1;
+}
+
+/* ---- what the last search left ---- */
+
+uint32_t astar_path_last(const astar_search *s) { return s->last_goal; }
+
+int astar_path_prev(const astar_search *s, uint32_t *node) {
+  if (s->last_outcome != ASTAR_FOUND || *node == s->last_start) return 0;
+  *node = (uint32_t)((int32_t)*node - s->offset[s->stamp[*node] & STAMP_DIR]);
+  return 1;
+}
+
+int astar_explored_next(const astar_search *s, uint32_t *i, int32_t *x,
+                        int32_t *y) {
+  const uint32_t *fwd = s->stamp, *back = NULL;
+  uint32_t tag = s->explored_tag, tag_b = s->explored_tag_b;
+  uint32_t stride = (uint32_t)s->stride;
+  if (tag == 0 || fwd == NULL || stride == 0) return 0;
+  if (tag_b != 0 && s->more != NULL) back = s->more->stamp_b;
+  for (; *i < s->ntiles; ++*i) {
+    uint32_t st = fwd[*i], state = 0;
+    if ((st & STAMP_GEN_MASK) == tag)
+      state = (st & STAMP_CLOSED) ? ASTAR_EXPLORED_CLOSED : ASTAR_EXPLORED_OPEN;
+    if (back != NULL && (back[*i] & STAMP_GEN_MASK) == tag_b &&
+        state != ASTAR_EXPLORED_CLOSED)
+      state = (back[*i] & STAMP_CLOSED) ? ASTAR_EXPLORED_CLOSED
+                                        : ASTAR_EXPLORED_OPEN;
+    if (state != 0) {
+      *y = (int32_t)(*i / stride) - 1;
+      *x = (int32_t)(*i % stride) - 1;
+      ++*i;
+      return (int)state;
+    }
+  }
+  return 0;
+}

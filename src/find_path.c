@@ -1,0 +1,341 @@
+/*
+ * The front door of every search: check the query, consult the capability
+ * table (which options each algorithm takes), pick the engine, and run it
+ * whole (astar_find_path) or in slices (astar_search_begin / _step).
+ *
+ * The map is read only.  Everything a search writes lives in its context
+ * (context.c); the state between slices is the context's astar__run.
+ */
+#include "astar.h"
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+void astar_query_defaults(astar_query *q) {
+  memset(q, 0, sizeof *q);
+  q->heuristic = ASTAR_H_DEFAULT;
+  q->weight = 1.0;
+  q->max_cost = HUGE_VAL;
+}
+
+/* ---- heuristic (the shapes are in internal.h) ---- */
+
+void astar__heuristic_init(heuristic *h, const astar_grid *G,
+                           const astar_query *q, double min_cost) {
+  double c = G->cardinal_length, d = G->diagonal_length;
+  double scale = min_cost * q->weight;
+  int kind = q->heuristic;
+  h->shape = H_PLAIN;
+  h->gx = q->gx;
+  h->gy = q->gy;
+  h->A = h->B = 0.0;
+  if (kind == ASTAR_H_DEFAULT) {
+    if (G->diagonal == ASTAR_DIAG_HEX) { /* every step has length c */
+      h->shape = H_HEX;
+      h->A = c * scale;
+      return;
+    }
+    if (G->diagonal == ASTAR_DIAG_NEVER || d >= 2.0 * c) {
+      kind = ASTAR_H_MANHATTAN;
+    } else if (d < c) { /* diagonals are the cheaper step */
+      h->A = d * scale;
+      return;
+    } else {
+      kind = ASTAR_H_OCTILE;
+    }
+  }
+  switch (kind) {
+  case ASTAR_H_MANHATTAN: h->A = c; h->B = c; break;
+  case ASTAR_H_CHEBYSHEV: h->A = c; break;
+  case ASTAR_H_OCTILE: h->A = c; h->B = d - c; break;
+  case ASTAR_H_EUCLIDEAN: h->A = c; h->shape = H_EUCLID; break;
+  default: break; /* ASTAR_H_ZERO */
+  }
+  h->A *= scale;
+  h->B *= scale;
+}
+
+/* ---- the capability table ---- */
+
+/* What an algorithm takes beyond the plain query (start, goal, unit). */
+enum {
+  TAKES_OPTIONS = 1,    /* ties, goals, max_cost, max_length, closest,
+                           blocked start/goal, a heuristic function */
+  TAKES_MAX_NODES = 2,
+  TAKES_CALLBACKS = 4,  /* tile and move callbacks */
+  TAKES_HEIGHTS = 8,    /* a unit with a height rule */
+  TAKES_HEURISTIC = 16, /* a heuristic other than the default */
+  TAKES_WEIGHT = 32,    /* weight > 1 */
+  TAKES_ANY_MAP = 64    /* any movement rule, step lengths and costs */
+};
+#define TAKES_ALL 127
+
+static const unsigned takes[] = {
+    /* AUTO (A* when JPS does not apply) */ TAKES_ALL,
+    /* ASTAR */ TAKES_ALL,
+    /* JPS */ 0,
+    /* DIJKSTRA */ TAKES_ALL,
+    /* BFS */ TAKES_ALL,
+    /* GREEDY */ TAKES_ALL,
+    /* BEAM */ TAKES_ALL,
+    /* IDA */ TAKES_MAX_NODES | TAKES_HEIGHTS | TAKES_HEURISTIC | TAKES_ANY_MAP,
+    /* BIDIR */ TAKES_MAX_NODES | TAKES_HEIGHTS | TAKES_HEURISTIC |
+        TAKES_ANY_MAP,
+    /* BIDIR_BFS */ TAKES_MAX_NODES | TAKES_HEIGHTS | TAKES_HEURISTIC |
+        TAKES_ANY_MAP};
+
+/* Does the query use an option beyond the plain search (max_nodes
+ * aside)? */
+static int uses_options(const astar_query *q) {
+  return q->ties != ASTAR_TIES_LARGER_G || q->ngoals != 0 ||
+         q->no_main_goal || (q->max_cost > 0.0 && q->max_cost < HUGE_VAL) ||
+         q->max_length != 0 || q->closest || q->leave_blocked_start ||
+         q->next_to_blocked_goal || q->heuristic_fn != NULL;
+}
+
+static int unit_has_heights(const astar_grid *G, int unit) {
+  const astar_unit *u = unit > 0 && unit < ASTAR_MAX_UNITS ? G->units[unit]
+                                                            : G->units[0];
+  return u != NULL && G->heights != NULL &&
+         (u->climb > 0.0 || u->descend > 0.0 || u->max_climb < HUGE_VAL ||
+          u->max_drop < HUGE_VAL);
+}
+
+int astar_query_refusal(const astar_grid *G, const astar_query *q) {
+  unsigned t;
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BIDIR_BFS)
+    return ASTAR_REFUSE_NONE; /* query_ok refuses it */
+  t = takes[q->algorithm];
+  if (!(t & TAKES_ANY_MAP)) {
+    if (!astar__jps_movement(G)) {
+      if (G->diagonal != ASTAR_DIAG_BOTH_FREE) return ASTAR_REFUSE_MOVEMENT;
+      return ASTAR_REFUSE_LENGTHS;
+    }
+    if (!astar_unit_defined(G, q->unit)) return ASTAR_REFUSE_UNIT;
+  }
+  if (!(t & TAKES_CALLBACKS) && (q->tile_fn != NULL || q->move_fn != NULL))
+    return ASTAR_REFUSE_CALLBACKS;
+  if (!(t & TAKES_OPTIONS) &&
+      (uses_options(q) || (q->max_nodes != 0 && !(t & TAKES_MAX_NODES))))
+    return (t & TAKES_MAX_NODES) ? ASTAR_REFUSE_OPTIONS_BUT_NODES
+                                 : ASTAR_REFUSE_OPTIONS;
+  if (!(t & TAKES_HEIGHTS) && unit_has_heights(G, q->unit))
+    return ASTAR_REFUSE_HEIGHTS;
+  if (!(t & TAKES_HEURISTIC) && q->heuristic != ASTAR_H_DEFAULT)
+    return ASTAR_REFUSE_HEURISTIC;
+  if (!(t & TAKES_WEIGHT) && q->weight != 1.0) return ASTAR_REFUSE_WEIGHT;
+  if (!(t & TAKES_ANY_MAP)) {
+    astar__jps_layer J;
+    int st = astar__unit_jps_layer(G, q->unit, &J);
+    if (st == ASTAR_EPREPARE) return ASTAR_REFUSE_PREPARE;
+    if (st != 1) return ASTAR_REFUSE_UNIFORM;
+  }
+  return ASTAR_REFUSE_NONE;
+}
+
+/* ---- checks ---- */
+
+static int query_ok(const astar_grid *G, const astar_query *q) {
+  if (G->cost == NULL) return 0;
+  if (q->sx < 0 || q->sx >= G->width || q->gx < 0 || q->gx >= G->width)
+    return 0;
+  if (q->sy < 0 || q->sy >= G->height || q->gy < 0 || q->gy >= G->height)
+    return 0;
+  if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_ZERO) return 0;
+  if (!(q->min_cost >= 0.0 && q->min_cost <= 3.5e38)) return 0;
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BIDIR_BFS)
+    return 0;
+  if (!(q->weight >= 1.0 && q->weight <= 1e9)) return 0;
+  if (q->ties < ASTAR_TIES_LARGER_G || q->ties > ASTAR_TIES_RANDOM) return 0;
+  if (q->algorithm == ASTAR_ALGO_BEAM && q->beam_width < 1) return 0;
+  if (!(q->max_cost >= 0.0)) return 0;
+  if (q->ngoals > 0x7FFFFFFF / 8 || (q->ngoals > 0 && q->goals == NULL))
+    return 0;
+  if (q->no_main_goal && q->ngoals == 0) return 0;
+  {
+    size_t i;
+    for (i = 0; i < q->ngoals; i++) {
+      int32_t x = q->goals[2 * i], y = q->goals[2 * i + 1];
+      if (x < 0 || x >= G->width || y < 0 || y >= G->height) return 0;
+    }
+  }
+  return 1;
+}
+
+int astar_grid_prepared(const astar_grid *g, const astar_query *q) {
+  astar_layer L;
+  int st = astar_grid_layer(g, q->unit, &L);
+  const astar_zones *z;
+  if (st != ASTAR_OK) return 0;
+  if (!q->no_zones && ((z = astar__layer_zones(g, q->unit)) == NULL ||
+                       !astar__zones_ready(z)))
+    return 0;
+  if (q->algorithm == ASTAR_ALGO_AUTO || q->algorithm == ASTAR_ALGO_JPS) {
+    astar_query jq = *q;
+    jq.algorithm = ASTAR_ALGO_JPS;
+    if (astar_query_refusal(g, &jq) == ASTAR_REFUSE_PREPARE) return 0;
+  }
+  return 1;
+}
+
+/* ---- shared by the engines ---- */
+
+void astar__finish(astar__run *R, int found, uint32_t end) {
+  astar_search *s = R->s;
+  s->last_start = R->start;
+  s->last_goal = end;
+  s->last_outcome = found ? ASTAR_FOUND : ASTAR_NO_PATH;
+}
+
+int astar__engine_setup(astar__run *R) {
+  const astar_grid *G = R->G;
+  const astar_query *q = &R->q;
+  astar_result *r = &R->r;
+  int st;
+  if ((st = astar_grid_layer(G, q->unit, &R->L)) != ASTAR_OK) return st;
+  if (!astar__bit(R->L.passable, R->start)) {
+    r->outcome = ASTAR_START_BLOCKED;
+    return 1;
+  }
+  if (!astar__bit(R->L.passable, R->goal)) {
+    r->outcome = ASTAR_GOAL_BLOCKED;
+    return 1;
+  }
+  R->bound = R->L.min_cost;
+  if (q->min_cost > 0.0 && q->min_cost < R->bound) R->bound = q->min_cost;
+  if (R->start == R->goal) {
+    r->outcome = ASTAR_FOUND;
+    r->cost = 0.0;
+    r->length = 1;
+    r->end_x = q->gx;
+    r->end_y = q->gy;
+    astar__finish(R, 1, R->goal);
+    return 1;
+  }
+  return ASTAR_OK;
+}
+
+/* ---- begin, step, whole ---- */
+
+int astar_search_begin(astar_search *s, const astar_grid *G,
+                       const astar_query *q, astar_result *r) {
+  astar__run *R;
+  int st, engine, refusal;
+  memset(r, 0, sizeof *r);
+  r->outcome = ASTAR_NO_PATH;
+  r->goal_index = -1;
+  if (s->busy) return ASTAR_EBUSY;
+  if (!query_ok(G, q)) return ASTAR_EINVAL;
+  refusal = astar_query_refusal(G, q);
+  if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
+    if (refusal == ASTAR_REFUSE_PREPARE) return ASTAR_EPREPARE;
+    if (refusal != ASTAR_REFUSE_NONE) return ASTAR_EINVAL;
+  }
+  /* from here on the last search's path is gone, also on failure */
+  s->state = ASTAR_SEARCH_IDLE;
+  s->last_outcome = ASTAR_NO_PATH;
+  s->explored_tag = s->explored_tag_b = 0;
+  if (q->algorithm >= ASTAR_ALGO_IDA) {
+    engine = q->algorithm == ASTAR_ALGO_IDA ? ASTAR__ENGINE_IDA
+                                            : ASTAR__ENGINE_BIDIR;
+  } else if (q->algorithm == ASTAR_ALGO_JPS ||
+             q->algorithm == ASTAR_ALGO_AUTO) {
+    astar_query jq = *q;
+    jq.algorithm = ASTAR_ALGO_JPS;
+    refusal = astar_query_refusal(G, &jq);
+    if (refusal == ASTAR_REFUSE_PREPARE) return ASTAR_EPREPARE;
+    engine = refusal == ASTAR_REFUSE_NONE ? ASTAR__ENGINE_JPS
+                                          : ASTAR__ENGINE_LOOP;
+  } else {
+    engine = ASTAR__ENGINE_LOOP;
+  }
+  if (s->run == NULL) {
+    s->run = astar__mem(s->alloc, s->alloc_ud, 1, sizeof(astar__run));
+    if (s->run == NULL) return ASTAR_ENOMEM;
+  }
+  if ((st = astar__context_fit(s, G->ntiles)) != ASTAR_OK) return st;
+  s->stride = G->stride;
+  memcpy(s->offset, G->offset, sizeof s->offset);
+  s->map_version = G->version;
+  R = s->run;
+  memset(R, 0, sizeof *R);
+  R->G = G;
+  R->s = s;
+  R->q = *q;
+  R->r = *r;
+  R->engine = engine;
+  R->start = astar_index(G, q->sx, q->sy);
+  R->goal = astar_index(G, q->gx, q->gy);
+  s->last_start = R->start;
+  s->last_goal = R->goal;
+  switch (engine) {
+  case ASTAR__ENGINE_JPS: R->r.algorithm = ASTAR_ALGO_JPS; break;
+  case ASTAR__ENGINE_LOOP:
+    R->r.algorithm =
+        q->algorithm == ASTAR_ALGO_AUTO ? ASTAR_ALGO_ASTAR : q->algorithm;
+    break;
+  default: R->r.algorithm = q->algorithm; break;
+  }
+  s->busy = 1;
+  if (engine == ASTAR__ENGINE_JPS)
+    st = astar__jps_start(R);
+  else if (engine == ASTAR__ENGINE_LOOP)
+    st = astar__loop_start(R);
+  else
+    st = astar__engine_setup(R);
+  s->busy = 0;
+  *r = R->r;
+  if (st == 1) { /* the outcome is known without searching */
+    s->state = ASTAR_SEARCH_DONE;
+    return ASTAR_OK;
+  }
+  if (st != ASTAR_OK) {
+    s->last_outcome = ASTAR_NO_PATH;
+    s->explored_tag = s->explored_tag_b = 0;
+    return st;
+  }
+  s->state = ASTAR_SEARCH_RUNNING;
+  r->outcome = ASTAR_RUNNING;
+  return ASTAR_OK;
+}
+
+int astar_search_step(astar_search *s, const astar_grid *G,
+                      uint32_t max_nodes, astar_result *r) {
+  astar__run *R = s->run;
+  int st;
+  if (s->busy) return ASTAR_EBUSY;
+  if (s->state == ASTAR_SEARCH_DONE) {
+    *r = R->r;
+    return ASTAR_OK;
+  }
+  if (s->state != ASTAR_SEARCH_RUNNING || R->G != G) return ASTAR_EINVAL;
+  s->busy = 1;
+  switch (R->engine) {
+  case ASTAR__ENGINE_LOOP: st = astar__loop_step(R, max_nodes); break;
+  case ASTAR__ENGINE_JPS: st = astar__jps_step(R, max_nodes); break;
+  case ASTAR__ENGINE_IDA: st = astar__ida(R); break;
+  default: st = astar__bidir(R); break;
+  }
+  s->busy = 0;
+  *r = R->r;
+  if (st == ASTAR__SUSPENDED) {
+    r->outcome = ASTAR_RUNNING;
+    return ASTAR_OK;
+  }
+  if (st != ASTAR_OK) {
+    s->state = ASTAR_SEARCH_IDLE;
+    s->last_outcome = ASTAR_NO_PATH;
+    r->cost = 0.0;
+    return st;
+  }
+  s->state = ASTAR_SEARCH_DONE;
+  return ASTAR_OK;
+}
+
+int astar_find_path(astar_search *s, const astar_grid *G,
+                    const astar_query *q, astar_result *r) {
+  int st = astar_search_begin(s, G, q, r);
+  if (st != ASTAR_OK || r->outcome != ASTAR_RUNNING) return st;
+  return astar_search_step(s, G, 0, r);
+}
