@@ -163,6 +163,17 @@ describe("astar.load_movingai", function()
     assert.truthy(msg:find("none.map", 1, true))
   end)
 
+  it("passes an error its options raise through unchanged, as parse_movingai",
+     function()
+    local E = {}
+    local opts = setmetatable({}, { __index = function() error(E) end })
+    for _, f in ipairs({ astar.load_movingai, astar.parse_movingai }) do
+      local ok, err = pcall(f, "none.map", opts)
+      assert.is_false(ok)
+      assert.are.equal(E, err)
+    end
+  end)
+
   it("returns nil and a message for a malformed file", function()
     local name = helpers.temp_file("type octile\nheight 2\nwidth 2\nmap\n..\n")
     local grid, msg = astar.load_movingai(name)
