@@ -594,7 +594,8 @@ local RENDER_PATHS = {
   { "x 11", { 1, 1, 11, 1 }, "path[3] out of range 1..10, got 11" },
   { "y 9", { 1, 1, 1, 9 }, "path[4] out of range 1..8, got 9" },
   { "y -1", { 1, -1 }, "path[2] out of range 1..8, got -1" },
-  { "x inf", { INF, 1 }, "path[1] out of range 1..10, got inf" },
+  { "x inf", { INF, 1 }, "path[1] must be an integer, got inf" },
+  { "y -inf", { 1, -INF }, "path[2] must be an integer, got -inf" },
 }
 for _, b in ipairs(RENDER_PATHS) do
   case("render: path " .. b[1], function(g) return astar.render(g, b[2]) end,

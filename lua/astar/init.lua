@@ -94,7 +94,8 @@ function astar.render(grid, path)
   local w, h = #rows[1], #rows
   for i = 1, len do
     local v, hi = path[i], (i % 2 == 1) and w or h
-    if type(v) ~= "number" or v ~= floor(v) or v ~= v then
+    if type(v) ~= "number" or v ~= floor(v) or v ~= v or v == math.huge
+       or v == -math.huge then
       raise(2, "render", ("path[%d] must be an integer, got %s"):format(i,
         describe(v)))
     end
