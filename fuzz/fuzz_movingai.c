@@ -11,8 +11,9 @@
  *
  * Checks: the header is accepted exactly when it is four lines "type T",
  * "height H", "width W", "map" (words split by spaces and tabs, H and W
- * decimal 1..65534 within the tile limit), with width, height and body
- * offset right and the failing line reported; astar_movingai_legend is the
+ * decimal 1..65534 within the tile limit) and the body has exactly H
+ * rows of W bytes, with width, height and body offset right and the
+ * failing line reported (counted from the top of the file); astar_movingai_legend is the
  * documented legend; the body load agrees with the reference text model
  * (see fuzz_common.h) and with astar_text_shape of the body.  Loads are
  * attempted only up to 256 x 256 tiles.
@@ -141,6 +142,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       exp_code = ASTAR_PERR_TOO_BIG;
       exp_line = 0;
     }
+  }
+  if (exp_ok) {
+    /* the header also checks the rows' shape (count and lengths) before
+     * anyone allocates; line numbers count from the top of the file */
+    size_t i, bc;
+    fz_line *bl;
+    bn = n - body;
+    bl = (fz_line *)malloc((bn + 1) * sizeof *bl);
+    if (bl == NULL) abort();
+    bc = fz_split(s + body, bn, bl, bn + 1);
+    for (i = 0; i < bc && exp_ok; i++) {
+      if (i == (size_t)sides[0]) {
+        exp_ok = 0;
+        exp_code = ASTAR_PERR_ROW_COUNT;
+        exp_line = 5 + sides[0];
+      } else if (bl[i].len != (size_t)sides[1]) {
+        exp_ok = 0;
+        exp_code = ASTAR_PERR_ROW_LENGTH;
+        exp_line = 5 + (int)i;
+      }
+    }
+    if (exp_ok && bc != (size_t)sides[0]) {
+      exp_ok = 0;
+      exp_code = ASTAR_PERR_ROW_COUNT;
+      exp_line = bc > 0 ? 4 + (int)bc : 0;
+    }
+    free(bl);
   }
 
   memset(&err, 0x55, sizeof err);

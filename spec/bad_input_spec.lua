@@ -557,6 +557,162 @@ case("load_movingai: path nil", function() return astar.load_movingai() end,
 case("read_scenarios: path not a string", function()
   return astar.read_scenarios(5)
 end, prefix(1, "read_scenarios") .. "path")
+case("load_movingai: path 5, exact", function()
+  return astar.load_movingai(5)
+end, exact(1, "load_movingai", "path must be a string, got 5"))
+case("load_movingai: options 5, exact", function()
+  return astar.load_movingai("none.map", 5)
+end, exact(2, "load_movingai", "options must be a table, got 5"))
+
+---------------------------------------------------------------------------
+-- The Lua half (lua/astar/): render, hex.  Same contract and wording as the
+-- binding: values described as it describes them (numbers by value,
+-- strings quoted, others by type), methods counting their object as #1.
+---------------------------------------------------------------------------
+
+-- astar.render(grid [, path]): the grid (#1)
+for _, b in ipairs({ { "nil", nil, "nil" }, { "'text'", "text", "'text'" },
+                     { "5", 5, "5" }, { "{}", {}, "table" },
+                     { "io.stdout", io.stdout, "userdata" },
+                     { "true", true, "true" } }) do
+  case("render: grid = " .. b[1], function() return astar.render(b[2]) end,
+       exact(1, "render", "grid expected, got " .. b[3]))
+end
+-- the path (#2): a flat table of x, y pairs on the grid (10 x 8)
+local RENDER_PATHS = {
+  { "5", 5, "path must be a table, got 5" },
+  { "'1,1'", "1,1", "path must be a table, got '1,1'" },
+  { "false", false, "path must be a table, got false" },
+  { "odd length", { 1, 1, 2 }, "path must hold x, y pairs, got 3 values" },
+  { "one value", { 1 }, "path must hold x, y pairs, got 1 values" },
+  { "x 1.5", { 1, 1, 1.5, 2 }, "path[3] must be an integer, got 1.5" },
+  { "y '2'", { 1, 1, 2, "2" }, "path[4] must be an integer, got '2'" },
+  { "x NaN", { NAN, 1 }, "path[1] must be an integer, got nan" },
+  { "a hole", { nil, 1 }, "path[1] must be an integer, got nil" },
+  { "y a table", { 1, {} }, "path[2] must be an integer, got table" },
+  { "x 0", { 1, 1, 0, 1 }, "path[3] out of range 1..10, got 0" },
+  { "x 11", { 1, 1, 11, 1 }, "path[3] out of range 1..10, got 11" },
+  { "y 9", { 1, 1, 1, 9 }, "path[4] out of range 1..8, got 9" },
+  { "y -1", { 1, -1 }, "path[2] out of range 1..8, got -1" },
+  { "x inf", { INF, 1 }, "path[1] must be an integer, got inf" },
+  { "y -inf", { 1, -INF }, "path[2] must be an integer, got -inf" },
+}
+for _, b in ipairs(RENDER_PATHS) do
+  case("render: path " .. b[1], function(g) return astar.render(g, b[2]) end,
+       exact(2, "render", b[3]))
+end
+
+-- astar.hex: functions count from #1, a map's methods count the map as #1
+local hex = astar.hex
+local HEX_INT = {
+  { "nil", nil, "must be an integer, got nil" },
+  { "'x'", "x", "must be an integer, got 'x'" },
+  { "1.5", 1.5, "must be an integer, got 1.5" },
+  { "NaN", NAN, "must be an integer, got nan" },
+  { "inf", INF, "must be an integer, got inf" },
+  { "{}", {}, "must be an integer, got table" },
+  { "2^40", 2 ^ 40,
+    "out of range -2147483648..2147483648, got 1099511627776" },
+}
+local HEX_FUNCS = {
+  -- name, argument names in order, valid arguments, first argument number
+  { "distance", { "q1", "r1", "q2", "r2" }, { 1, 1, 2, 2 }, 1,
+    function(...) return hex.distance(...) end },
+  { "from_offset", { "col", "row" }, { 1, 1 }, 2,
+    function(...) return hex.from_offset("odd-r", ...) end },
+  { "to_offset", { "q", "r" }, { 1, 1 }, 2,
+    function(...) return hex.to_offset("odd-r", ...) end },
+  { "to_grid", { "col", "row" }, { 1, 1 }, 2,
+    function(...) return hex.map("odd-r", 5, 4):to_grid(...) end },
+  { "to_offset", { "x", "y" }, { 1, 1 }, 2,
+    function(...) return hex.map("odd-r", 5, 4):to_offset(...) end },
+  { "contains", { "x", "y" }, { 1, 1 }, 2,
+    function(...) return hex.map("odd-r", 5, 4):contains(...) end },
+}
+for _, f in ipairs(HEX_FUNCS) do
+  local fname, names, base, first, call = f[1], f[2], f[3], f[4], f[5]
+  for k, name in ipairs(names) do
+    for _, b in ipairs(HEX_INT) do
+      case(("hex %s: %s = %s"):format(fname, name, b[1]), function()
+        local args = { unpack(base) }
+        args[k] = b[2]
+        return call(unpack(args, 1, #base))
+      end, exact(first + k - 1, fname, name .. " " .. b[3]))
+    end
+  end
+end
+local LAYOUT_RULE = "layout must be one of 'odd-r', 'even-r', 'odd-q', "
+  .. "'even-q', got "
+for _, fname in ipairs({ "from_offset", "to_offset", "map" }) do
+  for _, b in ipairs({ { "'odd'", "odd", "'odd'" }, { "nil", nil, "nil" },
+                       { "1", 1, "1" } }) do
+    case(("hex %s: layout %s"):format(fname, b[1]), function()
+      return hex[fname](b[2], 1, 1)
+    end, exact(1, fname, LAYOUT_RULE .. b[3]))
+  end
+end
+-- hex.map(layout, cols, rows): sizes as astar.new takes them, and the axial
+-- grid that covers the map within astar.new's limits
+local MAP_SIZES = {
+  { "cols 0", { 0, 3 }, 2, "cols out of range 1..65534, got 0" },
+  { "rows -1", { 5, -1 }, 3, "rows out of range 1..65534, got -1" },
+  { "cols 65535", { 65535, 1 }, 2, "cols out of range 1..65534, got 65535" },
+  { "rows 2^31", { 1, 2 ^ 31 }, 3,
+    "rows out of range 1..65534, got 2147483648" },
+  { "rows 1.5", { 5, 1.5 }, 3, "rows must be an integer, got 1.5" },
+  { "cols nil", { nil, 3 }, 2, "cols must be an integer, got nil" },
+  { "40000 x 40000", { 40000, 40000 }, 2, "grid too large: a 40000 x 40000"
+    .. " odd-r map needs a 59999 x 40000 axial grid (at most 65534 tiles a"
+    .. " side and 1073741824 tiles with a one-tile border)" },
+  { "65534 x 65534 (a side over the limit)", { 65534, 65534 }, 2,
+    "grid too large: a 65534 x 65534 odd-r map needs a 98300 x 65534 axial"
+    .. " grid (at most 65534 tiles a side and 1073741824 tiles with a"
+    .. " one-tile border)" },
+}
+for _, b in ipairs(MAP_SIZES) do
+  case("hex map: " .. b[1], function()
+    return hex.map("odd-r", b[2][1], b[2][2])
+  end, exact(b[3], "map", b[4]))
+end
+case("hex map 40000 x 40000 never reaches new_grid's 'new'", function()
+  return hex.map("odd-q", 40000, 40000):new_grid()
+end, "^bad argument #2 to 'map' %(grid too large: ")
+-- the methods' own arguments (#2) and their object (#1)
+for _, b in ipairs({ { "5", 5, "5" }, { "'never'", "never", "'never'" },
+                     { "true", true, "true" } }) do
+  case("hex new_grid: options " .. b[1], function()
+    return hex.map("odd-r", 5, 4):new_grid(b[2])
+  end, exact(2, "new_grid", "options must be a table, got " .. b[3]))
+end
+case("hex new_grid: unknown option", function()
+  return hex.map("odd-r", 5, 4):new_grid({ wieght = 2 })
+end, exact(2, "new_grid", "unknown option 'wieght'"))
+case("hex new_grid: cardinal = 0", function()
+  return hex.map("odd-r", 5, 4):new_grid({ cardinal = 0 })
+end, prefix(2, "new_grid") .. "cardinal .*got 0%)$")
+local HEX_PATHS = {
+  { "nil", nil, "path must be a table, got nil" },
+  { "'1,1'", "1,1", "path must be a table, got '1,1'" },
+  { "odd length", { 1, 1, 2 }, "path must hold x, y pairs, got 3 values" },
+  { "x 1.5", { 1, 1, 1.5, 2 }, "path[3] must be an integer, got 1.5" },
+  { "y nil", { 1, nil, 2, 2 }, "path[2] must be an integer, got nil" },
+  { "y 'a'", { 1, "a" }, "path[2] must be an integer, got 'a'" },
+}
+for _, b in ipairs(HEX_PATHS) do
+  case("hex path_to_offset: path " .. b[1], function()
+    return hex.map("odd-r", 5, 4):path_to_offset(b[2])
+  end, exact(2, "path_to_offset", b[3]))
+end
+for _, m in ipairs({ "to_grid", "to_offset", "contains", "new_grid",
+                    "path_to_offset" }) do
+  for _, b in ipairs({ { "nil", nil, "nil" }, { "{}", {}, "table" },
+                       { "a grid", astar.new(2, 2), "userdata" } }) do
+    case(("hex %s on %s"):format(m, b[1]), function()
+      local map = hex.map("odd-r", 5, 4)
+      return map[m](b[2], 1, 1)
+    end, exact(1, m, "hex map expected, got " .. b[3]))
+  end
+end
 
 -- Huge and hostile text: sizes past the limits are refused before anything
 -- is allocated; bytes outside the legend are named, NUL included.
@@ -1001,6 +1157,39 @@ describe("bad input", function()
   it("lists at least 900 cases", function()
     assert.is_true(#CASES >= 900, #CASES .. " cases")
   end)
+end)
+
+describe("where the messages point", function()
+  -- Every bad-argument message carries the caller's "file:line: " when the
+  -- call is not a tail call: the binding's (luaL_error) and the Lua half's
+  -- alike, on every runtime.
+  local CALLS = {
+    { "new (the binding)", function() local r = astar.new(0, 1) return r end },
+    { "parse_movingai", function()
+        local r = astar.parse_movingai(5) return r end },
+    { "load_movingai", function() local r = astar.load_movingai(5) return r end },
+    { "load_movingai options", function()
+        local r = astar.load_movingai("none.map", { wieght = 1 }) return r end },
+    { "read_scenarios", function()
+        local r = astar.read_scenarios(5) return r end },
+    { "render", function() local r = astar.render(5) return r end },
+    { "render path", function()
+        local r = astar.render(astar.new(2, 2), { 3, 1 }) return r end },
+    { "hex.distance", function()
+        local r = astar.hex.distance(nil, 1, 1, 1) return r end },
+    { "hex map method", function()
+        local r = astar.hex.map("odd-r", 2, 2):contains(nil, 1) return r end },
+    { "hex.map size", function()
+        local r = astar.hex.map("odd-r", 40000, 40000) return r end },
+  }
+  for _, c in ipairs(CALLS) do
+    it(c[1], function()
+      local ok, err = pcall(c[2])
+      assert.is_false(ok)
+      assert.is_truthy(err:find("^[^\n]*bad_input_spec%.lua:%d+: bad argument #"),
+                       err)
+    end)
+  end
 end)
 
 describe("good input near the bad", function()

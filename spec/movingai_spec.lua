@@ -102,6 +102,40 @@ describe("astar.parse_movingai", function()
       assert.is_true(#msg > 0)
     end)
   end
+  -- The rows are checked before the grid is allocated: a file of a few
+  -- bytes that announces 16000 x 65534 tiles (5.4 GB of grid) costs what
+  -- the file costs and gets the usual nil plus a message.
+  local huge = {
+    { "no rows", "type octile\nheight 16000\nwidth 65534\nmap\n",
+      "expected 16000 rows, got 0" },
+    { "one short row", "type octile\nheight 16000\nwidth 65534\nmap\n.\n",
+      "line 5 has 1 characters, expected 65534" },
+    { "CRLF, no final newline",
+      "type octile\r\nheight 65534\r\nwidth 16000\r\nmap\r\n" .. ("."):rep(16000),
+      "expected 65534 rows, got 1" },
+  }
+  for _, c in ipairs(huge) do
+    it("checks the rows before allocating a huge announced map: " .. c[1],
+       function()
+      local grid, msg = astar.parse_movingai(c[2])
+      assert.is_nil(grid)
+      assert.are.equal(c[3], msg)
+    end)
+  end
+
+  it("reports row errors with file line numbers (LF or CRLF)", function()
+    for _, nl in ipairs({ "\n", "\r\n" }) do
+      local head = table.concat({ "type octile", "height 3", "width 2", "map" },
+                                nl) .. nl
+      local _, msg = astar.parse_movingai(head .. ".." .. nl .. "..." .. nl)
+      assert.are.equal("line 6 has 3 characters, expected 2", msg)
+      _, msg = astar.parse_movingai(head .. ".." .. nl .. ".." .. nl)
+      assert.are.equal("expected 3 rows, got 2", msg)
+      _, msg = astar.parse_movingai(head .. (".." .. nl):rep(4))
+      assert.are.equal("expected 3 rows, got at least 4", msg)
+      assert.is_truthy(astar.parse_movingai(head .. (".." .. nl):rep(2) .. ".."))
+    end
+  end)
 end)
 
 describe("astar.load_movingai", function()
@@ -127,6 +161,17 @@ describe("astar.load_movingai", function()
     assert.is_nil(grid)
     assert.are.equal("string", type(msg))
     assert.truthy(msg:find("none.map", 1, true))
+  end)
+
+  it("passes an error its options raise through unchanged, as parse_movingai",
+     function()
+    local E = {}
+    local opts = setmetatable({}, { __index = function() error(E) end })
+    for _, f in ipairs({ astar.load_movingai, astar.parse_movingai }) do
+      local ok, err = pcall(f, "none.map", opts)
+      assert.is_false(ok)
+      assert.are.equal(E, err)
+    end
   end)
 
   it("returns nil and a message for a malformed file", function()

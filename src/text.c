@@ -190,6 +190,36 @@ static int32_t parse_side(const char *w, size_t len) {
   return (int32_t)v;
 }
 
+/* The shape check of a MovingAI body: exactly h rows of exactly w bytes
+ * (LF or CRLF, one final line ending optional), the error reported as
+ * astar_grid_load_text reports it, with line numbers counted from the top
+ * of the file (first_line: the body's first line).  Time in proportion to
+ * the text, no memory. */
+static int movingai_body_shape(const char *s, size_t n, int32_t w, int32_t h,
+                               int32_t first_line, astar_parse_error *err) {
+  size_t pos = 0, len;
+  const char *line;
+  int32_t row = 0;
+  while (next_line(s, n, &pos, &line, &len)) {
+    if (row == h) {
+      set_error(err, ASTAR_PERR_ROW_COUNT, first_line + row, 0, h, row + 1);
+      return ASTAR_EPARSE;
+    }
+    if (len != (size_t)w) {
+      set_error(err, ASTAR_PERR_ROW_LENGTH, first_line + row, 0, w,
+                len > INT32_MAX ? INT32_MAX : (int32_t)len);
+      return ASTAR_EPARSE;
+    }
+    row++;
+  }
+  if (row != h) {
+    set_error(err, ASTAR_PERR_ROW_COUNT, row > 0 ? first_line + row - 1 : 0,
+              0, h, row);
+    return ASTAR_EPARSE;
+  }
+  return ASTAR_OK;
+}
+
 int astar_movingai_header(const char *s, size_t n, int32_t *width,
                           int32_t *height, size_t *body_offset,
                           astar_parse_error *err) {
@@ -224,6 +254,11 @@ int astar_movingai_header(const char *s, size_t n, int32_t *width,
     set_error(err, ASTAR_PERR_TOO_BIG, 0, 0, 0, 0);
     return ASTAR_EPARSE;
   }
+  /* the rows before any allocation: a short file that announces a huge
+   * map must cost what the file costs, not what the header claims */
+  if (movingai_body_shape(s + pos, n - pos, sides[1], sides[0], 5, err) !=
+      ASTAR_OK)
+    return ASTAR_EPARSE;
   *height = sides[0];
   *width = sides[1];
   *body_offset = pos;

@@ -8,6 +8,12 @@ local movingai = require("astar.movingai")
 ---@class astar
 local astar = {}
 
+local floor = math.floor
+
+-- the metatable of grids (the binding protects it: this is its
+-- __metatable value), to tell a grid from other values
+local GRID_MT = getmetatable(core.new(1, 1))
+
 for name, fn in pairs(core) do
   astar[name] = fn
 end
@@ -21,20 +27,35 @@ local function read_file(path)
   return text
 end
 
+-- hex grids: axial <-> offset coordinates, grids for offset maps
+astar.hex = require("astar.hex")
+
+-- Bad arguments raise `bad argument #N to 'name' (...)` with our own text,
+-- the value described as the binding describes it, at level 2 (the
+-- caller's "file:line: " in front, like the binding's messages).
+local describe = astar.hex._describe
+
+local function raise(n, fname, what)
+  error(("bad argument #%d to '%s' (%s)"):format(n, fname, what), 3)
+end
+
 --- Loads a MovingAI `.map` file into a grid.
 ---@param path string
 ---@param options? table same options as astar.new
 ---@return userdata|nil grid, string? message
 function astar.load_movingai(path, options)
   if type(path) ~= "string" then
-    error("bad argument #1 to 'load_movingai' (path must be a string, got "
-      .. type(path) .. ")", 0)
+    raise(1, "load_movingai", "path must be a string, got " .. describe(path))
   end
   -- parse_movingai checks the options before the text: check them before
-  -- touching the file, and name this function in the message.
+  -- touching the file, and name this function in the message.  Anything
+  -- else the check raises (an __index that raises) passes through as it is.
   local ok, err = pcall(core.parse_movingai, "", options)
   if not ok then
-    error((tostring(err):gsub("'parse_movingai'", "'load_movingai'", 1)), 0)
+    local what = type(err) == "string"
+      and err:match("^bad argument #2 to 'parse_movingai' %((.*)%)$")
+    if what then raise(2, "load_movingai", what) end
+    error(err, 0)
   end
   local text, rerr = read_file(path)
   if not text then return nil, rerr end
@@ -45,22 +66,47 @@ end
 
 astar.read_scenarios = movingai.read_scenarios
 
--- hex grids: axial <-> offset coordinates, grids for offset maps
-astar.hex = require("astar.hex")
-
 --- Draws a grid as text with a path on it: `S` start, `G` goal, `*` the
 --- tiles between (the rest as in tostring(grid)).
 ---@param grid userdata
 ---@param path? table flat {x1, y1, ..., xn, yn}
 ---@return string
 function astar.render(grid, path)
+  if type(grid) ~= "userdata" or getmetatable(grid) ~= GRID_MT then
+    raise(1, "render", "grid expected, got " .. describe(grid))
+  end
+  local text = tostring(grid)
+  if text == "astar.Grid (closed)" then
+    error("render: the grid is closed", 2)
+  end
   local rows = {}
-  for line in (tostring(grid) .. "\n"):gmatch("([^\n]*)\n") do
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
     rows[#rows + 1] = line
   end
-  if path and #path >= 2 then
+  if path == nil then return text end
+  if type(path) ~= "table" then
+    raise(2, "render", "path must be a table, got " .. describe(path))
+  end
+  local len = #path
+  if len % 2 ~= 0 then
+    raise(2, "render", ("path must hold x, y pairs, got %d values"):format(len))
+  end
+  local w, h = #rows[1], #rows
+  for i = 1, len do
+    local v, hi = path[i], (i % 2 == 1) and w or h
+    if type(v) ~= "number" or v ~= floor(v) or v ~= v or v == math.huge
+       or v == -math.huge then
+      raise(2, "render", ("path[%d] must be an integer, got %s"):format(i,
+        describe(v)))
+    end
+    if v < 1 or v > hi then
+      raise(2, "render", ("path[%d] out of range 1..%d, got %s"):format(i, hi,
+        describe(v)))
+    end
+  end
+  if len >= 2 then
     local marks = {}
-    local n = #path / 2
+    local n = len / 2
     for i = 1, n do
       local x, y = path[2 * i - 1], path[2 * i]
       local ch = (i == 1 and "S") or (i == n and "G") or "*"

@@ -111,8 +111,9 @@ end
 function M.read_scenarios(path)
   if type(path) ~= "string" then
     -- a wrong argument is a mistake, not an outcome: raise, like the C side
+    -- (with the caller's "file:line: " in front, as the C side has it)
     error("bad argument #1 to 'read_scenarios' (path must be a string, got "
-      .. type(path) .. ")", 0)
+      .. type(path) .. ")", 2)
   end
   local f, err = io.open(path, "rb")
   if not f then return nil, err end
