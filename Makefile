@@ -1,6 +1,7 @@
 # astar: one astar/core.so per Lua runtime under build/<version>/.
 #   make            build every runtime found (5.1 5.2 5.3 5.4 jit)
-#   make test       build, then run the busted specs on every runtime
+#   make test       build, then run the busted specs on every runtime and
+#                   the engine's C checks (spec/c/engine_test.c)
 #   make demo       the README demo on the bundled map (Lua 5.4)
 #   make bench      A* and JPS on every map of ../shared/maps: C, 5.4, LuaJIT
 #   make asan       specs under AddressSanitizer + UBSan (Lua 5.4)
@@ -51,8 +52,20 @@ build/bench/zones: bench/zones.c build/core/libastar.a
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ bench/zones.c build/core/libastar.a -lm
 
-test: all
-	scripts/run-specs $(VERSIONS)
+# The busted specs on every runtime, then the engine's C checks (sliced
+# searches, two contexts, a map untouched by searches): TAP in build/results.
+test: all build/c/engine_test
+	@s=0; scripts/run-specs $(VERSIONS) || s=1; $(MAKE) --no-print-directory engine-test || s=1; exit $$s
+
+build/c/engine_test: spec/c/engine_test.c build/core/libastar.a
+	@mkdir -p build/c
+	$(CC) $(OPT) -g $(WARN) -D_POSIX_C_SOURCE=200809L -Isrc -o $@ spec/c/engine_test.c build/core/libastar.a -lm
+
+engine-test: build/c/engine_test
+	@mkdir -p build/results
+	@echo "== engine checks (C, spec/c/engine_test.c)"
+	@build/c/engine_test $(BENCH_DIR) > build/results/engine.tap; st=$$?; \
+	  grep -v '^ok ' build/results/engine.tap; exit $$st
 
 test-%: build/%/astar/core.so
 	scripts/run-specs $*
@@ -101,7 +114,7 @@ valgrind: build/valgrind/astar/core.so
 clean:
 	rm -rf build
 
-.PHONY: all test demo examples love-selftest bench asan valgrind clean
+.PHONY: all test engine-test demo examples love-selftest bench asan valgrind clean
 
 # Reliability targets live beside their sources (fuzzing, OOM host, GC
 # stress, static checks); each fragment adds its own targets.

@@ -82,7 +82,9 @@ static double time_relabel(astar_grid *g, uint32_t *count) {
     double t0;
     astar_zones_invalidate(g, 0);
     t0 = now();
-    if (astar_zone_count(g, 0, count) != ASTAR_OK) exit(2);
+    if (astar_grid_prepare(g, 0, ASTAR_PREPARE_ZONES) != ASTAR_OK ||
+        astar_zone_count(g, 0, count) != ASTAR_OK)
+      exit(2);
     t0 = now() - t0;
     if (t0 < best) best = t0;
   }
@@ -155,9 +157,12 @@ int main(int argc, char **argv) {
       x = (int32_t)(rnd() % (uint32_t)N);
       y = (int32_t)(rnd() % (uint32_t)N);
       if (astar_grid_is_blocked(&g, x, y)) continue;
+      /* prepare is O(1) here: the edits keep the labels */
       astar_grid_set_blocked(&g, x, y, 1);
+      astar_grid_prepare(&g, 0, ASTAR_PREPARE_ZONES);
       astar_zone_of(&g, 0, x > 0 ? x - 1 : x + 1, y, &z);
       astar_grid_set_blocked(&g, x, y, 0);
+      astar_grid_prepare(&g, 0, ASTAR_PREPARE_ZONES);
       astar_zone_of(&g, 0, x, y, &z);
     }
     te = now() - te;
@@ -167,6 +172,7 @@ int main(int argc, char **argv) {
            "%.2f us per pair (%d pairs)\n", te * 1e6 / edits, edits);
     printf("  full relabel: %.3f ms, i.e. %.0fx one edit pair\n", t * 1e3,
            t / (te / edits));
+    astar_grid_prepare(&g, 0, ASTAR_PREPARE_ZONES);
     astar_zone_count(&g, 0, &count);
     printf("  zones after the edits: %u (unchanged: every edit was undone)\n",
            (unsigned)count);
@@ -179,6 +185,7 @@ int main(int argc, char **argv) {
   if (load_map(path, &g)) {
     astar_query q;
     astar_result r;
+    astar_search ctx;
     int32_t gx = -1, gy = -1, x, y, dx, dy;
     int queries = 0, rep;
     double t_with = 0, t_without = 0;
@@ -193,7 +200,9 @@ int main(int argc, char **argv) {
     astar_query_defaults(&q);
     q.gx = gx;
     q.gy = gy;
-    /* warm up, untimed: scratch allocated, zones labelled */
+    /* warm up, untimed: zones labelled */
+    astar_search_init(&ctx, bench_alloc, NULL);
+    astar_grid_prepare(&g, 0, ASTAR_PREPARE_ZONES);
     astar_zone_count(&g, 0, &count);
     for (rep = 0; rep < 2; rep++) {
       for (y = 0; y < g.height; y += 37) {
@@ -205,7 +214,7 @@ int main(int argc, char **argv) {
           q.sy = y;
           q.no_zones = rep;
           t0 = now();
-          astar_find_path(&g, &q, &r);
+          astar_find_path(&ctx, &g, &q, &r);
           t0 = now() - t0;
           if (rep == 0) {
             t_with += t0;
@@ -223,6 +232,7 @@ int main(int argc, char **argv) {
            t_with * 1e6 / queries, (double)exp_with / queries);
     printf("  without zones: %10.3f us per query, %8.1f nodes expanded\n",
            t_without * 1e6 / queries, (double)exp_without / queries);
+    astar_search_release(&ctx);
     astar_grid_release(&g);
   }
   for (k = 0; k < n; k++) free(names[k]);
