@@ -231,10 +231,13 @@ static inline void fz_check_moves(const astar_grid *g) {
 }
 
 /* astar_grid_min_cost is "the cheapest stored cost over all tiles (blocked
- * ones included)". */
+ * ones included)" as of the last astar_grid_prepare: between an edit and
+ * the next prepare it may be stale, so prepare the grid's own layer (O(1)
+ * when nothing is stale) and compare then. */
 static inline void fz_check_min(astar_grid *g) {
   int32_t x, y;
   float m = astar_grid_get_cost(g, 0, 0);
+  FZ_ASSERT(astar_grid_prepare(g, 0, 0) == ASTAR_OK);
   for (y = 0; y < g->height; y++)
     for (x = 0; x < g->width; x++)
       if (astar_grid_get_cost(g, x, y) < m) m = astar_grid_get_cost(g, x, y);
