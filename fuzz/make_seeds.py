@@ -106,3 +106,15 @@ put("search", "blocked_ends", [2, 2, 0x00, 0x00]
     + [BLOCK, 0, 0, 1, QUERY] + q(0, 0, 2, 2) + [QUERY] + q(2, 2, 0, 0)
     + [SET_COST, 0, 0, 9, QUERY] + q(0, 0, 2, 2)
     + [FILL, 1, 0, 1, 3, 0x10 | (2 << 5), QUERY] + q(0, 0, 2, 2))
+# byte 3 bits 3-6: k - 1, the node budget of the sliced runs on the second
+# context.  k = 5, and queries whose prepare runs under a failing allocator
+# (OOMQ f bit 3; f bits 0-2 fail the prepare's and then the search's
+# allocations)
+put("search", "sliced_k5_prepare_oom", [9, 9, 0x00, (5 - 1) << 3]
+    + [FILL, 4, 0, 1, 8, 0x10 | (2 << 5), OOMQ, 8 | 0] + q(0, 0, 9, 9)
+    + [BLOCK, 4, 9, 1, OOMQ, 8 | 1] + q(0, 9, 9, 0)
+    + [BLOCK, 4, 9, 0, OOMQ, 8 | 4 | 2] + q(9, 9, 0, 0, 0, 3)
+    + [GEN, 0x0f, TWICE] + q(0, 0, 9, 9) + [QUERY] + q(9, 0, 0, 9, 5))
+# k = 16 on the comb: long searches in a few slices
+put("search", "sliced_k16_comb", [31, 31, 0x03, (16 - 1) << 3] + comb
+    + [QUERY] + q(0, 0, 31, 31) + [TWICE] + q(31, 0, 0, 31, 1, 4))
