@@ -86,6 +86,13 @@
 
 #include <math.h>
 
+/* -DFZ_STRICT: fail on the known core bugs the harness otherwise
+ * tolerates (see known_jps_prepare_bug and op 4) */
+#ifdef FZ_STRICT
+#define FZ_STRICT_VERSION
+#define FZ_STRICT_JPS_PREPARE
+#endif
+
 /* -DFZ_TRACE prints every operation (to read a crashing input) */
 #ifdef FZ_TRACE
 #define TRACE(...) fprintf(stderr, __VA_ARGS__)
@@ -605,10 +612,38 @@ static void read_query(fz_reader *rd, astar_query *q) {
   want_jps = (hw / 48) % 4 == 2;
 }
 
+/* Known core bug: for a unit class with a height limit (its own layers)
+ * on a map with no height layer, astar_query_refusal lets JPS run (its
+ * height test, unit_has_heights in src/find_path.c, needs g->heights)
+ * but astar_grid_prepare never makes that unit's JPS column bits
+ * (prepare_unit in src/layer.c skips height-limited units), so with
+ * uniform costs every auto query for the unit returns ASTAR_EPREPARE even
+ * right after astar_grid_prepare(ALL_UNITS).  Regression:
+ * regressions/search/core-jps-height-limit-no-heights-eprepare.  Tolerated
+ * (the query runs as A* instead, after checking the bug still shows)
+ * unless FZ_STRICT_JPS_PREPARE; once the core is fixed this never fires. */
+#ifndef FZ_STRICT_JPS_PREPARE
+static int known_jps_prepare_bug(const astar_query *q) {
+  const astar_unit *u = grid.units[q->unit];
+  return q->algorithm == ASTAR_ALGO_AUTO && u != NULL && u->own &&
+         (u->max_climb < HUGE_VAL || u->max_drop < HUGE_VAL) &&
+         grid.heights == NULL && jps_refusal(q) == ASTAR_REFUSE_PREPARE;
+}
+#endif
+
 /* JPS forced where it applies: for the default unit (as read_query always
  * did), then kept only if it applies to the query's unit too (else A*). */
 static void settle_query(astar_query *q) {
   astar_query d = *q;
+#ifndef FZ_STRICT_JPS_PREPARE
+  if (known_jps_prepare_bug(q)) {
+    astar_result r;
+    TRACE("known core bug: auto for unit %d is EPREPARE after prepare; "
+          "running A*\n", q->unit);
+    FZ_ASSERT(astar_find_path(&ctx, &grid, q, &r) == ASTAR_EPREPARE);
+    q->algorithm = ASTAR_ALGO_ASTAR;
+  }
+#endif
   if (!want_jps) return;
   d.unit = 0;
   if (jps_refusal(&d) != ASTAR_REFUSE_NONE) return;
@@ -682,7 +717,11 @@ static void run_query(const astar_query *q, astar_result *r) {
   unsigned slices = 0, at = nquery++ % 3;
   size_t grid_allocs = heap.count;
   int rc = 1;
-  FZ_ASSERT(astar_search_begin(&ctx2, &grid, q, &r2) == ASTAR_OK);
+  rc = astar_search_begin(&ctx2, &grid, q, &r2);
+  TRACE("search_begin(ctx2, unit %d, algo %d) = %d\n", q->unit, q->algorithm,
+        rc);
+  FZ_ASSERT(rc == ASTAR_OK);
+  rc = 1;
   while (r2.outcome == ASTAR_RUNNING) {
     if (rc == 1 && slices == at) rc = astar_find_path(&ctx, &grid, q, r);
     slice(&r2, &slices);
@@ -755,6 +794,15 @@ static void prepare_map(const astar_query *q0, unsigned f) {
   }
   FZ_ASSERT(astar_grid_prepare(&grid, ASTAR_ALL_UNITS, ASTAR_PREPARE_ZONES) ==
             ASTAR_OK);
+#ifdef FZ_TRACE
+  {
+    astar_layer L;
+    uint32_t z;
+    TRACE("prepared: prepared %d, layer %d, zone_of %d\n",
+          astar_grid_prepared(&grid, &q), astar_grid_layer(&grid, q.unit, &L),
+          astar_zone_of(&grid, q.unit, 0, 0, &z));
+  }
+#endif
   check_model();
   map_sum = map_checksum();
   /* nothing stale now: a second prepare does nothing */
