@@ -22,7 +22,9 @@ build = {
   type = "builtin",
   modules = {
     ["astar.core"] = {
-      sources = { "src/grid.c", "src/units.c", "src/search.c", "src/search_opts.c", "src/search_bidir.c", "src/search_ida.c", "src/jps.c", "src/text.c", "src/zones.c", "src/lua_astar.c", "src/lua_args.c", "src/lua_costs.c", "src/lua_query.c", "src/lua_zones.c" },
+      sources = {
+        "src/context.c", "src/zones.c", "src/layer.c", "src/units.c", "src/grid.c", "src/text.c", "src/engine.c", "src/astar_loop.c", "src/jps.c", "src/ida.c", "src/bidir.c", "src/find_path.c",
+        "src/lua_module.c", "src/lua_grid.c", "src/lua_query.c", "src/lua_terrain.c", "src/lua_zones.c", "src/lua_args.c" },
       incdirs = { "src" },
     },
     ["astar"] = "lua/astar/init.lua",

@@ -4,6 +4,7 @@
 --
 --   helpers.dijkstra(desc, sx, sy, gx, gy)   reference optimal cost
 --   helpers.check_path(desc, path, sx, sy, gx, gy)   move-by-move check
+--   helpers.bfs_steps(desc, sx, sy, gx, gy)  reference fewest steps
 --   helpers.rng(seed)                        portable random numbers
 --   helpers.random_case(rng, astar [, opts]) random grid + its description
 --   helpers.pick_tile(rng, case)             a (passable) tile of a case
@@ -263,6 +264,32 @@ function helpers.check_path(desc, path, sx, sy, gx, gy)
     total = total + c
   end
   return total
+end
+
+-- Reference breadth-first search: the fewest legal steps from (sx, sy) to
+-- (gx, gy) under the description's rules (costs ignored), or nil when no
+-- path exists (a blocked start or goal included).
+function helpers.bfs_steps(desc, sx, sy, gx, gy)
+  if not tile(desc, sx, sy) or not tile(desc, gx, gy) then return nil end
+  local w = desc.width
+  local seen = { [(sy - 1) * w + sx] = 0 }
+  local queue, head = { sx, sy }, 1
+  while head < #queue do
+    local x, y = queue[head], queue[head + 1]
+    head = head + 2
+    local d = seen[(y - 1) * w + x]
+    if x == gx and y == gy then return d end
+    for _, dir in ipairs(helpers.DIRS) do
+      local nx, ny = x + dir[1], y + dir[2]
+      local key = (ny - 1) * w + nx
+      if seen[key] == nil and step_cost(desc, x, y, dir[1], dir[2]) then
+        seen[key] = d + 1
+        queue[#queue + 1] = nx
+        queue[#queue + 1] = ny
+      end
+    end
+  end
+  return nil
 end
 
 -- a == b exactly, or within relative tolerance rel (absolute below 1).

@@ -306,9 +306,12 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       }
       ng = gu + step;
       if (mode & MODE_X) {
-        if (ng > S->max_cost ||
-            (S->depth != NULL && S->depth[u] >= S->max_length)) {
+        if (ng > S->max_cost) {
           S->cut = 1;
+          continue;
+        }
+        if (S->depth != NULL && S->depth[u] >= S->max_length) {
+          S->cut = S->cut_length = 1;
           continue;
         }
       }
@@ -651,21 +654,72 @@ int astar__loop_start(astar__run *S) {
   return ASTAR_OK;
 }
 
+/* max_length: a best-first search closes a tile at its cheapest cost,
+ * which may take more steps than the limit allows although a dearer path
+ * within the limit exists.  When the limit cut the search short, the
+ * query runs again breadth-first (tiles reached in order of steps, so the
+ * limit prunes exactly): it finds a path within the limit whenever one
+ * exists, not necessarily the cheapest of them.  Returns 1 when the
+ * restarted run knows its outcome already. */
+static int restart_by_steps(astar__run *S) {
+  astar__run keep = *S;
+  astar_query q = S->q;
+  int st;
+  q.algorithm = ASTAR_ALGO_BFS;
+  memset(S, 0, sizeof *S);
+  S->G = keep.G;
+  S->s = keep.s;
+  S->q = q;
+  S->r = keep.r;
+  S->engine = keep.engine;
+  S->start = keep.start;
+  S->goal = keep.goal;
+  S->by_steps = 1;
+  S->prior_expanded = keep.expanded;
+  S->prior_generated = keep.r.generated;
+  st = astar__loop_start(S);
+  S->r.algorithm = keep.r.algorithm;
+  return st;
+}
+
 int astar__loop_step(astar__run *S, uint32_t budget) {
   const astar_grid *G = S->G;
   astar_result *r = &S->r;
-  int st, mode = S->mode;
-  if (mode == 0)
-    st = run_plain(S, budget);
-  else if (mode == MODE_HEIGHT)
-    st = run_height(S, budget);
-  else if (mode == MODE_PEAK)
-    st = run_peak(S, budget);
-  else
-    st = run_any(S, mode, budget);
-  r->peak_open = S->peak;
-  if (st == ASTAR__SUSPENDED) return st;
-  if (st != ASTAR_OK) return st;
+  int st;
+  for (;;) {
+    uint32_t before = S->expanded;
+    int mode = S->mode;
+    if (mode == 0)
+      st = run_plain(S, budget);
+    else if (mode == MODE_HEIGHT)
+      st = run_height(S, budget);
+    else if (mode == MODE_PEAK)
+      st = run_peak(S, budget);
+    else
+      st = run_any(S, mode, budget);
+    r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;
+    if (st != ASTAR_OK) break; /* suspended, or an error */
+    if (!S->found && S->cut_length && !S->by_steps && !S->closest) {
+      uint32_t used = S->expanded - before;
+      if ((st = restart_by_steps(S)) == 1) { /* not seen: the first run
+                                                 passed the same checks */
+        astar__finish(S, 0, S->goal);
+        return ASTAR_OK;
+      }
+      if (st != ASTAR_OK) return st;
+      if (budget != 0) {
+        if (used >= budget) return ASTAR__SUSPENDED;
+        budget -= used;
+      }
+      continue;
+    }
+    break;
+  }
+  if (S->by_steps) {
+    r->expanded += S->prior_expanded;
+    r->generated += S->prior_generated;
+  }
+  if (st != ASTAR_OK) return st; /* suspended, or an error */
   if (S->found) {
     r->outcome = ASTAR_FOUND;
     if (S->set != NULL) {

@@ -19,43 +19,6 @@ void astar_query_defaults(astar_query *q) {
   q->max_cost = HUGE_VAL;
 }
 
-/* ---- heuristic (the shapes are in internal.h) ---- */
-
-void astar__heuristic_init(heuristic *h, const astar_grid *G,
-                           const astar_query *q, double min_cost) {
-  double c = G->cardinal_length, d = G->diagonal_length;
-  double scale = min_cost * q->weight;
-  int kind = q->heuristic;
-  h->shape = H_PLAIN;
-  h->gx = q->gx;
-  h->gy = q->gy;
-  h->A = h->B = 0.0;
-  if (kind == ASTAR_H_DEFAULT) {
-    if (G->diagonal == ASTAR_DIAG_HEX) { /* every step has length c */
-      h->shape = H_HEX;
-      h->A = c * scale;
-      return;
-    }
-    if (G->diagonal == ASTAR_DIAG_NEVER || d >= 2.0 * c) {
-      kind = ASTAR_H_MANHATTAN;
-    } else if (d < c) { /* diagonals are the cheaper step */
-      h->A = d * scale;
-      return;
-    } else {
-      kind = ASTAR_H_OCTILE;
-    }
-  }
-  switch (kind) {
-  case ASTAR_H_MANHATTAN: h->A = c; h->B = c; break;
-  case ASTAR_H_CHEBYSHEV: h->A = c; break;
-  case ASTAR_H_OCTILE: h->A = c; h->B = d - c; break;
-  case ASTAR_H_EUCLIDEAN: h->A = c; h->shape = H_EUCLID; break;
-  default: break; /* ASTAR_H_ZERO */
-  }
-  h->A *= scale;
-  h->B *= scale;
-}
-
 /* ---- the capability table ---- */
 
 /* What an algorithm takes beyond the plain query (start, goal, unit). */
@@ -112,7 +75,7 @@ int astar_query_refusal(const astar_grid *G, const astar_query *q) {
       if (G->diagonal != ASTAR_DIAG_BOTH_FREE) return ASTAR_REFUSE_MOVEMENT;
       return ASTAR_REFUSE_LENGTHS;
     }
-    if (!astar_unit_defined(G, q->unit)) return ASTAR_REFUSE_UNIT;
+    if (!astar__unit_defined(G, q->unit)) return ASTAR_REFUSE_UNIT;
   }
   if (!(t & TAKES_CALLBACKS) && (q->tile_fn != NULL || q->move_fn != NULL))
     return ASTAR_REFUSE_CALLBACKS;
@@ -177,43 +140,6 @@ int astar_grid_prepared(const astar_grid *g, const astar_query *q) {
     if (astar_query_refusal(g, &jq) == ASTAR_REFUSE_PREPARE) return 0;
   }
   return 1;
-}
-
-/* ---- shared by the engines ---- */
-
-void astar__finish(astar__run *R, int found, uint32_t end) {
-  astar_search *s = R->s;
-  s->last_start = R->start;
-  s->last_goal = end;
-  s->last_outcome = found ? ASTAR_FOUND : ASTAR_NO_PATH;
-}
-
-int astar__engine_setup(astar__run *R) {
-  const astar_grid *G = R->G;
-  const astar_query *q = &R->q;
-  astar_result *r = &R->r;
-  int st;
-  if ((st = astar_grid_layer(G, q->unit, &R->L)) != ASTAR_OK) return st;
-  if (!astar__bit(R->L.passable, R->start)) {
-    r->outcome = ASTAR_START_BLOCKED;
-    return 1;
-  }
-  if (!astar__bit(R->L.passable, R->goal)) {
-    r->outcome = ASTAR_GOAL_BLOCKED;
-    return 1;
-  }
-  R->bound = R->L.min_cost;
-  if (q->min_cost > 0.0 && q->min_cost < R->bound) R->bound = q->min_cost;
-  if (R->start == R->goal) {
-    r->outcome = ASTAR_FOUND;
-    r->cost = 0.0;
-    r->length = 1;
-    r->end_x = q->gx;
-    r->end_y = q->gy;
-    astar__finish(R, 1, R->goal);
-    return 1;
-  }
-  return ASTAR_OK;
 }
 
 /* ---- begin, step, whole ---- */

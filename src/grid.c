@@ -153,12 +153,6 @@ int astar_grid_init(astar_grid *g, int32_t w, int32_t h,
   return astar_grid_set_movement(g, ASTAR_DIAG_BOTH_FREE, 1.0, sqrt(2.0));
 }
 
-int astar_cost_ok(double cost) {
-  float f;
-  if (!(cost > 0.0) || !(cost <= (double)3.4028234663852886e38)) return 0;
-  f = (float)cost;
-  return f > 0.0f; /* not flushed to zero */
-}
 
 
 

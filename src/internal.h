@@ -124,6 +124,12 @@ static inline unsigned astar__rule_dirs(int rule) {
   return 0xFFu;
 }
 
+/* Unit u is defined (unit 0 always is). */
+static inline int astar__unit_defined(const astar_grid *g, int unit) {
+  if (unit < 0 || unit >= ASTAR_MAX_UNITS) return 0;
+  return unit == 0 || g->units[unit] != NULL;
+}
+
 /* The one step cost: len(d) * cost(v), plus the height cost of u -> v
  * when the layer has one. */
 static inline double astar__step_cost(const astar_grid *g,
@@ -348,6 +354,9 @@ typedef struct astar__run {
   uint32_t max_length, max_nodes, beam;
   int closest;
   int cut;              /* a cutoff kept the search from a node */
+  int cut_length;       /* ... max_length did */
+  int by_steps;         /* the breadth-first rerun of max_length */
+  uint32_t prior_expanded, prior_generated; /* the first run's counts */
   int goal_blocked;     /* every goal was blocked */
   uint32_t reached;     /* the goal expanded, or best when closest */
   uint32_t best;

@@ -20,6 +20,13 @@
 #include <math.h>
 #include <string.h>
 
+int astar_cost_ok(double cost) {
+  float f;
+  if (!(cost > 0.0) || !(cost <= (double)3.4028234663852886e38)) return 0;
+  f = (float)cost;
+  return f > 0.0f; /* not flushed to zero */
+}
+
 int astar__height_limited(const astar_unit *u) {
   return u->max_climb < HUGE_VAL || u->max_drop < HUGE_VAL;
 }
@@ -261,7 +268,7 @@ static int rebuild(astar_grid *g, astar_unit *u) {
 int astar_grid_layer(const astar_grid *g, int unit, astar_layer *out) {
   const astar_unit *u;
   memset(out, 0, sizeof *out);
-  if (!astar_unit_defined(g, unit)) return ASTAR_EINVAL;
+  if (!astar__unit_defined(g, unit)) return ASTAR_EINVAL;
   u = g->units[unit];
   if (u == NULL || !u->own) {
     if (g->min.dirty) return ASTAR_EPREPARE;
@@ -369,11 +376,11 @@ int astar_grid_prepare(astar_grid *g, int unit, unsigned what) {
   int k, st;
   if (g->cost == NULL) return ASTAR_EINVAL;
   if (unit != ASTAR_ALL_UNITS) {
-    if (!astar_unit_defined(g, unit)) return ASTAR_EINVAL;
+    if (!astar__unit_defined(g, unit)) return ASTAR_EINVAL;
     return prepare_unit(g, unit, what);
   }
   for (k = 0; k < ASTAR_MAX_UNITS; k++) {
-    if (!astar_unit_defined(g, k)) continue;
+    if (!astar__unit_defined(g, k)) continue;
     if ((st = prepare_unit(g, k, what)) != ASTAR_OK) return st;
   }
   return ASTAR_OK;

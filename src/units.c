@@ -167,8 +167,7 @@ int astar_unit_define(astar_grid *g, int unit, const float *table,
 }
 
 int astar_unit_defined(const astar_grid *g, int unit) {
-  if (unit < 0 || unit >= ASTAR_MAX_UNITS) return 0;
-  return unit == 0 || g->units[unit] != NULL;
+  return astar__unit_defined(g, unit);
 }
 
 double astar_unit_cost(const astar_grid *g, int unit, int32_t x, int32_t y) {

@@ -456,7 +456,7 @@ int astar__zones_label(astar_grid *g, astar_zones *z, const uint8_t *moves,
 
 const astar_zones *astar__layer_zones(const astar_grid *g, int unit) {
   const astar_unit *u;
-  if (!astar_unit_defined(g, unit)) return NULL;
+  if (!astar__unit_defined(g, unit)) return NULL;
   u = g->units[unit];
   return u != NULL && u->own ? &u->zones : &g->zones;
 }
@@ -507,7 +507,7 @@ int astar_zone_size(const astar_grid *g, int unit, uint32_t id,
 
 int astar_zones_invalidate(astar_grid *g, int unit) {
   astar_unit *u;
-  if (!astar_unit_defined(g, unit)) return ASTAR_EINVAL;
+  if (!astar__unit_defined(g, unit)) return ASTAR_EINVAL;
   u = g->units[unit];
   if (u != NULL && u->own)
     u->zones.stale = 1;

@@ -71,7 +71,18 @@ CPPCHECK   ?= cppcheck
 CLANG_TIDY ?= clang-tidy
 LINT_SRC   := $(CORE_SRC) $(BIND_SRC)
 
-lint:
+# The rockspec builds the same sources as the Makefile (one list each).
+lint-sources:
+	@rock=$$(grep -o '"src/[a-z_]*\.c"' astar-grid-scm-1.rockspec | tr -d '"' | sort); \
+	make=$$(printf '%s\n' $(CORE_SRC) $(BIND_SRC) | sort); \
+	if [ "$$rock" != "$$make" ]; then \
+	  echo "lint: the rockspec's sources differ from the Makefile's:"; \
+	  echo "rockspec: $$rock" | tr '\n' ' '; echo; \
+	  echo "Makefile: $$make" | tr '\n' ' '; echo; exit 1; fi; \
+	echo "lint: the rockspec builds the Makefile's $$(echo "$$make" | wc -l) sources"
+
+lint: lint-sources
+	lua5.4 scripts/check-layers src
 	$(CPPCHECK) -q --std=c99 --enable=warning,style,performance,portability \
 	  --error-exitcode=1 --inline-suppr --force --library=lua \
 	  --suppress=variableScope -I$(INC_5.4) -Isrc src/
@@ -83,4 +94,4 @@ lint:
 	done; exit $$status
 	@echo "lint: cppcheck and clang-tidy clean"
 
-.PHONY: lint
+.PHONY: lint lint-sources

@@ -473,7 +473,7 @@ static void check_untouched(void) {
   {
     astar_query q;
     astar_result r;
-    answer a, b;
+    answer before_zones, after_zones;
     uint32_t z, count;
     astar_query_defaults(&q);
     q.sx = 1;
@@ -481,14 +481,15 @@ static void check_untouched(void) {
     q.gx = 38;
     q.gy = 34;
     st = astar_find_path(&s, &g, &q, &r);
-    take(&a, &s, st, &r);
+    take(&before_zones, &s, st, &r);
     astar_zone_of(&g, 0, 1, 1, &z);
     astar_zone_count(&g, 1, &count);
-    take(&b, &s, st, &r);
-    ok(a.path != NULL && same(&a, &b) && z != 0 && count > 0, "%s",
-       "zone questions leave the last path as it was");
-    drop(&a);
-    drop(&b);
+    take(&after_zones, &s, st, &r);
+    ok(before_zones.path != NULL && same(&before_zones, &after_zones) &&
+           z != 0 && count > 0,
+       "%s", "zone questions leave the last path as it was");
+    drop(&before_zones);
+    drop(&after_zones);
   }
   astar_search_release(&s);
   astar_grid_release(&g);
