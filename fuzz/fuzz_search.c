@@ -580,8 +580,18 @@ static void check_result(const astar_query *q, const astar_result *r,
     cheap_step = M.len[1];
   {
     astar_layer L;
-    FZ_ASSERT(astar_grid_layer(&grid, q->unit, &L) == ASTAR_OK);
-    quantum = ldexp(cheap_step * L.min_cost, -24);
+    double m = INFINITY;
+    if (astar_grid_layer(&grid, q->unit, &L) == ASTAR_OK) {
+      m = L.min_cost;
+    } else {
+      /* only on the probe before prepare: a search that does not read the
+       * cheapest cost (JPS) may run while it is stale; use the true one */
+      FZ_ASSERT(!prepared);
+      for (y = 0; y < M.h; y++)
+        for (x = 0; x < M.w; x++)
+          if (unit_mult(x, y) > 0.0f && u_cost(x, y) < m) m = u_cost(x, y);
+    }
+    quantum = ldexp(cheap_step * m, -24);
   }
   tol = M.exact ? 0.0 : 1e-9 * (opt > 1.0 ? opt : 1.0) + quantum;
   FZ_ASSERT(r->cost >= opt - tol);
