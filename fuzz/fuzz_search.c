@@ -86,13 +86,6 @@
 
 #include <math.h>
 
-/* -DFZ_STRICT: fail on the known core bugs the harness otherwise
- * tolerates (see known_jps_prepare_bug and op 4) */
-#ifdef FZ_STRICT
-#define FZ_STRICT_VERSION
-#define FZ_STRICT_JPS_PREPARE
-#endif
-
 /* -DFZ_TRACE prints every operation (to read a crashing input) */
 #ifdef FZ_TRACE
 #define TRACE(...) fprintf(stderr, __VA_ARGS__)
@@ -622,38 +615,10 @@ static void read_query(fz_reader *rd, astar_query *q) {
   want_jps = (hw / 48) % 4 == 2;
 }
 
-/* Known core bug: for a unit class with a height limit (its own layers)
- * on a map with no height layer, astar_query_refusal lets JPS run (its
- * height test, unit_has_heights in src/find_path.c, needs g->heights)
- * but astar_grid_prepare never makes that unit's JPS column bits
- * (prepare_unit in src/layer.c skips height-limited units), so with
- * uniform costs every auto query for the unit returns ASTAR_EPREPARE even
- * right after astar_grid_prepare(ALL_UNITS).  Regression:
- * regressions/search/core-jps-height-limit-no-heights-eprepare.  Tolerated
- * (the query runs as A* instead, after checking the bug still shows)
- * unless FZ_STRICT_JPS_PREPARE; once the core is fixed this never fires. */
-#ifndef FZ_STRICT_JPS_PREPARE
-static int known_jps_prepare_bug(const astar_query *q) {
-  const astar_unit *u = grid.units[q->unit];
-  return q->algorithm == ASTAR_ALGO_AUTO && u != NULL && u->own &&
-         (u->max_climb < HUGE_VAL || u->max_drop < HUGE_VAL) &&
-         grid.heights == NULL && jps_refusal(q) == ASTAR_REFUSE_PREPARE;
-}
-#endif
-
 /* JPS forced where it applies: for the default unit (as read_query always
  * did), then kept only if it applies to the query's unit too (else A*). */
 static void settle_query(astar_query *q) {
   astar_query d = *q;
-#ifndef FZ_STRICT_JPS_PREPARE
-  if (known_jps_prepare_bug(q)) {
-    astar_result r;
-    TRACE("known core bug: auto for unit %d is EPREPARE after prepare; "
-          "running A*\n", q->unit);
-    FZ_ASSERT(astar_find_path(&ctx, &grid, q, &r) == ASTAR_EPREPARE);
-    q->algorithm = ASTAR_ALGO_ASTAR;
-  }
-#endif
   if (!want_jps) return;
   d.unit = 0;
   if (jps_refusal(&d) != ASTAR_REFUSE_NONE) return;
@@ -965,23 +930,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fz_snap(&s, &grid);
       FZ_ASSERT(astar_grid_set_movement(&grid, diag, lens[0], lens[1]) ==
                 ASTAR_EINVAL);
-#ifndef FZ_STRICT_VERSION
-      /* Known core bug: astar_grid_set_movement adds 1 to grid.version
-       * before it checks its arguments (src/grid.c), so a refused call
-       * still counts as an edit.  Tolerated (exactly +1) so the other
-       * fields stay checked; build with FUZZ_EXTRA=-DFZ_STRICT_VERSION to
-       * see it fail. */
-      FZ_ASSERT(grid.version == s.g.version || grid.version == s.g.version + 1);
-      {
-        uint64_t v = grid.version;
-        grid.version = s.g.version; /* everything else as it was */
-        FZ_ASSERT(fz_same(&s, &grid, 1));
-        check_untouched();
-        grid.version = v;
-        s.g.version = v;
-        if (!stale) map_sum = map_checksum();
-      }
-#endif
       FZ_ASSERT(fz_same(&s, &grid, 1));
       fz_unsnap(&s);
       check_untouched();

@@ -181,7 +181,7 @@ describe("a grid closed by Lua code its own method runs", function()
       for round = 1, 300 do
         for m, method in ipairs(methods) do
           local g = astar.new(12, 12)
-          setmetatable({}, { __gc = function() g:close() end })
+          helpers.finalizer(function() g:close() end)
           local ok, err = pcall(method, g)
           if ok then
             outcomes.ok = outcomes.ok + 1
@@ -241,7 +241,7 @@ describe("searches started from inside another search's read-out", function()
     local inner = { ok = 0, busy = 0 }
     eager(function()
       for i = 1, 3000 do
-        setmetatable({}, { __gc = function()
+        helpers.finalizer(function()
           local ok, p = pcall(g.find_path, g, 10, 5, 1, 1)
           if ok then
             assert(p[1] == 10 and p[2] == 5)
@@ -250,7 +250,7 @@ describe("searches started from inside another search's read-out", function()
             assert(tostring(p):find("busy", 1, true), tostring(p))
             inner.busy = inner.busy + 1
           end
-        end })
+        end)
         local path = g:find_path(1, 1, 10, 5, nil, (i % 2 == 0) and {} or nil)
         assert.are.same(want, path)
         local x, y = g:next_step(1, 1, 10, 5)

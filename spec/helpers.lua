@@ -5,6 +5,7 @@
 --   helpers.dijkstra(desc, sx, sy, gx, gy)   reference optimal cost
 --   helpers.check_path(desc, path, sx, sy, gx, gy)   move-by-move check
 --   helpers.bfs_steps(desc, sx, sy, gx, gy)  reference fewest steps
+--   helpers.finalizer(f)                     an object whose __gc calls f
 --   helpers.rng(seed)                        portable random numbers
 --   helpers.random_case(rng, astar [, opts]) random grid + its description
 --   helpers.pick_tile(rng, case)             a (passable) tile of a case
@@ -264,6 +265,18 @@ function helpers.check_path(desc, path, sx, sy, gx, gy)
     total = total + c
   end
   return total
+end
+
+-- An object whose finalizer calls f: a table with __gc on 5.2+, a
+-- newproxy() userdata on 5.1 and LuaJIT (whose tables take no __gc).
+-- Nothing keeps it: the next collection runs f.
+function helpers.finalizer(f)
+  if newproxy then
+    local p = newproxy(true)
+    getmetatable(p).__gc = function() f() end
+    return p
+  end
+  return setmetatable({}, { __gc = function() f() end })
 end
 
 -- Reference breadth-first search: the fewest legal steps from (sx, sy) to

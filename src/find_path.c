@@ -60,9 +60,7 @@ static int uses_options(const astar_query *q) {
 static int unit_has_heights(const astar_grid *G, int unit) {
   const astar_unit *u = unit > 0 && unit < ASTAR_MAX_UNITS ? G->units[unit]
                                                             : G->units[0];
-  return u != NULL && G->heights != NULL &&
-         (u->climb > 0.0 || u->descend > 0.0 || u->max_climb < HUGE_VAL ||
-          u->max_drop < HUGE_VAL);
+  return !astar__unit_heights_free(G, u);
 }
 
 int astar_query_refusal(const astar_grid *G, const astar_query *q) {

@@ -98,7 +98,6 @@ static void refresh_all_moves(astar_grid *g) {
 
 int astar_grid_set_movement(astar_grid *g, int diagonal, double cardinal,
                             double diagonal_length) {
-  g->version++;
   int d;
   uint32_t s = (uint32_t)g->stride;
   if (diagonal < ASTAR_DIAG_BOTH_FREE || diagonal > ASTAR_DIAG_HEX)
@@ -108,6 +107,7 @@ int astar_grid_set_movement(astar_grid *g, int diagonal, double cardinal,
   if (!(diagonal_length >= ASTAR_MIN_STEP_LENGTH &&
         diagonal_length <= ASTAR_MAX_STEP_LENGTH))
     return ASTAR_EINVAL;
+  g->version++;
   g->diagonal = diagonal;
   g->cardinal_length = cardinal;
   g->diagonal_length = diagonal_length;

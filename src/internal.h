@@ -192,6 +192,9 @@ float astar__unit_cost(float c, float m); /* c * m, kept a positive float */
 float astar__own_cost(const astar_grid *g, const astar_unit *u, uint32_t i);
 int astar__own_open(const astar_grid *g, const astar_unit *u, uint32_t i);
 void astar__free_own(astar_grid *g, astar_unit *u);
+/* No height rule of u applies (no rule, or no heights): what JPS needs,
+ * both to run (find_path.c) and to get its column bits (prepare). */
+int astar__unit_heights_free(const astar_grid *g, const astar_unit *u);
 /* Can JPS run on the grid's movement at all? */
 int astar__jps_movement(const astar_grid *g);
 

@@ -293,6 +293,12 @@ int astar_grid_layer(const astar_grid *g, int unit, astar_layer *out) {
   return ASTAR_OK;
 }
 
+int astar__unit_heights_free(const astar_grid *g, const astar_unit *u) {
+  return u == NULL || g->heights == NULL ||
+         !(u->climb > 0.0 || u->descend > 0.0 || u->max_climb < HUGE_VAL ||
+           u->max_drop < HUGE_VAL);
+}
+
 int astar__jps_movement(const astar_grid *g) {
   return g->diagonal == ASTAR_DIAG_BOTH_FREE &&
          g->cardinal_length <= g->diagonal_length &&
@@ -362,7 +368,7 @@ static int prepare_unit(astar_grid *g, int unit, unsigned what) {
   }
   if (u->min.dirty) astar__min_scan(g, u->cost, &u->min);
   if (u->range.dirty) astar__range_scan(g, u->cost, u->passable, &u->range);
-  if (astar__jps_movement(g) && !astar__height_limited(u) &&
+  if (astar__jps_movement(g) && astar__unit_heights_free(g, u) &&
       range_uniform(&u->range, &c) == 1 &&
       (st = make_columns(g, u->passable, &u->passable_t)) != ASTAR_OK)
     return st;

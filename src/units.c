@@ -58,9 +58,9 @@ void astar_grid_put_height(astar_grid *g, uint32_t i, float height) {
 
 int astar_grid_set_terrain(astar_grid *g, int32_t x, int32_t y,
                            int terrain) {
-  g->version++;
   uint32_t i = astar_index(g, x, y);
   if (terrain < 0 || terrain >= ASTAR_TERRAINS) return ASTAR_EINVAL;
+  g->version++;
   if (terrain_at(g, i) == terrain) return ASTAR_OK;
   if (astar_grid_use_terrain(g) != ASTAR_OK) return ASTAR_ENOMEM;
   g->terrain[i] = (uint8_t)terrain;
@@ -74,9 +74,9 @@ int astar_grid_get_terrain(const astar_grid *g, int32_t x, int32_t y) {
 
 int astar_grid_fill_terrain(astar_grid *g, int32_t x0, int32_t y0,
                             int32_t w, int32_t h, int terrain) {
-  g->version++;
   int32_t y;
   if (terrain < 0 || terrain >= ASTAR_TERRAINS) return ASTAR_EINVAL;
+  g->version++;
   if (w <= 0 || h <= 0) return ASTAR_OK;
   if (g->terrain == NULL && terrain == 0) return ASTAR_OK;
   if (astar_grid_use_terrain(g) != ASTAR_OK) return ASTAR_ENOMEM;
@@ -89,10 +89,10 @@ int astar_grid_fill_terrain(astar_grid *g, int32_t x0, int32_t y0,
 
 int astar_grid_set_height(astar_grid *g, int32_t x, int32_t y,
                           double height) {
-  g->version++;
   uint32_t i = astar_index(g, x, y);
   int k;
   if (!(fabs(height) <= ASTAR_MAX_HEIGHT)) return ASTAR_EINVAL;
+  g->version++;
   if (g->heights == NULL && height == 0.0) return ASTAR_OK;
   if (astar_grid_use_height(g) != ASTAR_OK) return ASTAR_ENOMEM;
   if (g->heights[i] == (float)height) return ASTAR_OK;
@@ -132,7 +132,6 @@ static int needs_own(const astar_unit *u) {
 int astar_unit_define(astar_grid *g, int unit, const float *table,
                       double climb, double descend, double max_climb,
                       double max_drop) {
-  g->version++;
   astar_unit *u;
   int t, own;
   if (unit < 0 || unit >= ASTAR_MAX_UNITS) return ASTAR_EINVAL;
@@ -144,6 +143,7 @@ int astar_unit_define(astar_grid *g, int unit, const float *table,
       !(max_climb >= 0.0) || !(max_drop >= 0.0))
     return ASTAR_EINVAL;
   u = g->units[unit];
+  g->version++;
   if (u == NULL) {
     u = astar__alloc(g, 1, sizeof *u);
     if (u == NULL) return ASTAR_ENOMEM;

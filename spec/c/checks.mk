@@ -1,6 +1,7 @@
 # Reliability checks of the module (issue 7, parts 4-6); see spec/c/README.md.
 #   make oom        out-of-memory host on the 5.4 module (both failure modes)
 #   make oom-asan   the same host and module built with ASan + UBSan
+#   make close-check  a state closed inside a grid method frees everything
 #   make gcstress   busted suite (minus #slow) with an aggressive collector,
 #                   Lua 5.4 and LuaJIT; TAP in build/results/gcstress*.tap
 #   make lint       cppcheck and clang-tidy on src/, warnings are errors
@@ -28,6 +29,30 @@ oom-asan: build/oom/oom_host_asan build/asan/astar/core.so
 	  build/oom/oom_host_asan --cpath 'build/asan/?.so'
 
 .PHONY: oom oom-asan
+
+# A state closed inside a grid method (os.exit(0, true) from a callback):
+# every byte comes back.  TAP in build/results/close*.tap.
+build/oom/close_host: spec/c/close_host.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OOM_CFLAGS) -o $@ $< $(OOM_LIBS)
+
+build/oom/close_host_asan: spec/c/close_host.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OOM_CFLAGS) $(SAN_FLAGS) -o $@ $< $(OOM_LIBS)
+
+close-check: build/oom/close_host build/oom/close_host_asan build/5.4/astar/core.so build/asan/astar/core.so
+	@mkdir -p build/results; status=0; \
+	build/oom/close_host --cpath 'build/5.4/?.so' > build/results/close.tap || status=1; \
+	cat build/results/close.tap; \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  build/oom/close_host_asan --cpath 'build/asan/?.so' > build/results/close-asan.tap || status=1; \
+	cat build/results/close-asan.tap; \
+	grep -q '^not ok' build/results/close-asan.tap || [ $$status -eq 0 ] || \
+	  echo "not ok - close_host under ASan exited with an error" >> build/results/close-asan.tap; \
+	exit $$status
+
+.PHONY: close-check
 
 # GC stress: the busted suite minus #slow under spec/c/gc_stress.lua (pause
 # 0 and tiny steps), on Lua 5.4 and LuaJIT.  busted's --helper loads it on
