@@ -22,6 +22,76 @@ describe("grid lifecycle", function()
     assert.is_true(math.abs(cost - 49 * math.sqrt(2)) < 1e-9)
   end)
 
+  it("holds little memory for dropped grids, without collectgarbage()",
+     function()
+    -- the issue's case, smaller: grids searched once (scratch and zone
+    -- labels grown after creation) and dropped; the memory of those not
+    -- yet collected stays a few grids' worth on every runtime
+    collectgarbage("collect")
+    local alive = setmetatable({}, { __mode = "v" })
+    local one
+    for i = 1, 20 do
+      local g = astar.new(400, 400)
+      assert.is_table(g:find_path(1, 1, 400, 400, { algorithm = "astar" }))
+      assert.is_number(g:zone(1, 1))
+      one = one or g:memory()
+      alive[i] = g
+    end
+    local held, left = 0, 0
+    for _, g in pairs(alive) do
+      left = left + 1
+      if not g:is_closed() then held = held + g:memory() end
+    end
+    assert.is_true(held <= 4 * one,
+      ("%d of 20 grids alive, %.1f MB held (one grid: %.1f MB)"):format(
+        left, held / 1e6, one / 1e6))
+  end)
+
+  it("close frees at once; the grid is then closed", function()
+    local g = astar.new(100, 100)
+    assert.is_table(g:find_path(1, 1, 100, 100))
+    assert.is_true(g:memory() > 100 * 100 * 13)
+    g:close()
+    assert.is_true(g:is_closed())
+    assert.are.equal("astar.Grid (closed)", tostring(g))
+    assert.are.equal("memory: the grid is closed",
+                     select(2, pcall(g.memory, g)))
+    assert.are.equal("version: the grid is closed",
+                     select(2, pcall(g.version, g)))
+  end)
+
+  it("counts edits in version()", function()
+    local g = astar.new(6, 6)
+    local v = g:version()
+    assert.is_number(v)
+    local function moved(f)
+      local before = g:version()
+      f()
+      local after = g:version()
+      assert.is_true(after > before)
+    end
+    moved(function() g:set_cost(2, 2, 3) end)
+    moved(function() g:set_blocked(3, 3) end)
+    moved(function() g:fill(2) end)
+    moved(function() g:fill_rect(1, 1, 2, 2, false) end)
+    moved(function() g:set_movement({ diagonals = "never" }) end)
+    moved(function() g:define_terrain("mud"); g:set_terrain(4, 4, "mud") end)
+    moved(function() g:set_height(5, 5, 3) end)
+    moved(function() g:set_unit("u", { mud = 3 }) end)
+    moved(function() g:load_string("......\n......\n......\n......\n......\n......") end)
+    -- reading and searching do not
+    local before = g:version()
+    g:find_path(1, 1, 6, 6)
+    g:get_cost(1, 1)
+    g:zone(1, 1)
+    assert.are.equal(before, g:version())
+    -- a refused edit does not either
+    pcall(g.set_cost, g, 1, 1, -1)
+    pcall(g.set_movement, g, { diagonals = "nope" })
+    assert.are.equal(before, g:version())
+    assert.is_true(g:version() > v)
+  end)
+
   it("can be collected with a path table still alive", function()
     local path
     do
