@@ -465,9 +465,9 @@ typedef struct astar_result {
  * query once warm.  Fields are private to the core.
  */
 struct astar__run;
-struct astar_memo;
-struct astar_extra;
-struct astar_more;
+struct astar__memo;
+struct astar__extra;
+struct astar__more;
 typedef struct astar_search {
   astar_alloc_fn alloc;
   void *alloc_ud;
@@ -478,9 +478,9 @@ typedef struct astar_search {
   uint32_t generation;
   astar_heap_entry *heap;
   size_t heap_cap;
-  struct astar_memo *memo;  /* tile-callback results, with generation */
-  struct astar_extra *extra; /* query options' scratch */
-  struct astar_more *more;  /* IDA* and bidirectional scratch */
+  struct astar__memo *memo;  /* tile-callback results, with generation */
+  struct astar__extra *extra; /* query options' scratch */
+  struct astar__more *more;  /* IDA* and bidirectional scratch */
   struct astar__run *run;   /* a begun search's state */
   int state;                /* ASTAR_SEARCH_* */
   int busy;                 /* a step is running (a callback re-entered) */

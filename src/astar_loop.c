@@ -30,8 +30,12 @@
 /* run() is one loop compiled once per constant mode: it must be inlined
  * into each instantiation, which the compiler may decline for its size */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+/* ... and each instantiation a function of its own (registers and layout
+ * chosen for it alone, not for a caller holding all of them) */
+#define NOINLINE __attribute__((noinline))
 #else
 #define ALWAYS_INLINE inline
+#define NOINLINE
 #endif
 
 /* What one search needs besides the map.  mode says which of the costly
@@ -45,8 +49,10 @@ enum {
   MODE_HX = 32,     /* heuristic over several goals or a callback */
   MODE_GREEDY = 64, /* key = h alone */
   MODE_FIFO = 128,  /* breadth-first: the open list is a queue */
-  MODE_BEAM = 256   /* the open list holds at most beam_width nodes */
+  MODE_BEAM = 256,  /* the open list holds at most beam_width nodes */
   /* ASTAR__HEAP_STRAIGHT = 512, ASTAR__HEAP_RANDOM = 1024 (heap.h) */
+  MODE_BUDGET = 2048 /* a sliced step: count the budget down (a whole run
+                        does not pay for it) */
 };
 
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
@@ -80,7 +86,7 @@ static double h_extra(astar__run *S, int32_t x, int32_t y) {
       }
       v *= q->weight;
     } else {
-      v = heuristic_d(&S->h, x - t->x, y - t->y) - t->offset;
+      v = astar__h_d(&S->h, x - t->x, y - t->y) - t->offset;
     }
     if (v < best) best = v;
   }
@@ -89,7 +95,7 @@ static double h_extra(astar__run *S, int32_t x, int32_t y) {
 
 static inline double h_of(astar__run *S, int32_t x, int32_t y, const int mode) {
   if (mode & MODE_HX) return h_extra(S, x, y);
-  return heuristic_at(&S->h, x, y);
+  return astar__h_at(&S->h, x, y);
 }
 
 static inline int is_goal(const astar__run *S, uint32_t u, uint32_t goal,
@@ -105,7 +111,7 @@ static void closer(astar__run *S, uint32_t u, int32_t x, int32_t y, double g) {
   double d = HUGE_VAL;
   size_t i;
   for (i = 0; i < S->ntargets; i++) {
-    double v = heuristic_d(&S->dist, x - S->targets[i].x,
+    double v = astar__h_d(&S->dist, x - S->targets[i].x,
                            y - S->targets[i].y);
     if (v < d) d = v;
   }
@@ -241,7 +247,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       S->cut = 1;
       break;
     }
-    if (left-- == 0) {
+    if ((mode & MODE_BUDGET) && left-- == 0) {
       st = ASTAR__SUSPENDED;
       break;
     }
@@ -255,7 +261,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       if (n > 1) astar__heap_pop(heap, pos, n, mode);
       n--;
     }
-    stamp[u] |= STAMP_CLOSED;
+    stamp[u] |= ASTAR__STAMP_CLOSED;
     expanded++;
     if (is_goal(S, u, goal, mode)) {
       S->found = 1;
@@ -278,8 +284,8 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       astar_heap_entry e;
       size_t at;
       m &= m - 1;
-      if ((sv & STAMP_GEN_MASK) == open_tag && (sv & STAMP_CLOSED)) continue;
-      if ((mode & MODE_FIFO) && (sv & STAMP_GEN_MASK) == open_tag) continue;
+      if ((sv & ASTAR__STAMP_GEN) == open_tag && (sv & ASTAR__STAMP_CLOSED)) continue;
+      if ((mode & MODE_FIFO) && (sv & ASTAR__STAMP_GEN) == open_tag) continue;
       if (mode & MODE_TILE_FN)
         step = length[d] * ctx->memo[v].cost;
       else
@@ -315,7 +321,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
           continue;
         }
       }
-      if ((sv & STAMP_GEN_MASK) == open_tag) { /* open in this search */
+      if ((sv & ASTAR__STAMP_GEN) == open_tag) { /* open in this search */
         at = pos[v];
         if (mode & ASTAR__HEAP_RANDOM) {
           /* an equal-cost parent: keep each with probability (its paths)
@@ -328,7 +334,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
             if (cv > 1e300) cv = 1e300;
             S->count[v] = cv;
             if (r * cv < S->count[u])
-              stamp[v] = (sv & ~STAMP_DIR) | d;
+              stamp[v] = (sv & ~ASTAR__STAMP_DIR) | d;
             continue;
           }
         }
@@ -390,12 +396,16 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
 }
 
 
-static int run_plain(astar__run *S, uint32_t b) { return run(S, 0, b); }
-static int run_height(astar__run *S, uint32_t b) {
+static NOINLINE int run_plain(astar__run *S, uint32_t b) {
+  return run(S, 0, b);
+}
+static NOINLINE int run_height(astar__run *S, uint32_t b) {
   return run(S, MODE_HEIGHT, b);
 }
-static int run_peak(astar__run *S, uint32_t b) { return run(S, MODE_PEAK, b); }
-static int run_any(astar__run *S, int mode, uint32_t b) {
+static NOINLINE int run_peak(astar__run *S, uint32_t b) {
+  return run(S, MODE_PEAK, b);
+}
+static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
 }
 
@@ -483,7 +493,7 @@ static int options_init(astar__run *S, int *mode) {
   /* the largest estimate of one step of the rule */
   step_h = 0.0;
   for (i = 0; i < 8; i++) {
-    double v = heuristic_d(&S->h, astar_dir_dx[i], astar_dir_dy[i]);
+    double v = astar__h_d(&S->h, astar_dir_dx[i], astar_dir_dy[i]);
     if ((astar__rule_dirs(G->diagonal) & (1u << i)) && v > step_h) step_h = v;
   }
   for (i = 0; i < nt; i++) {
@@ -512,7 +522,7 @@ static int options_init(astar__run *S, int *mode) {
   /* the heuristic: one goal as the plain search has it, or MODE_HX */
   if (q->algorithm == ASTAR_ALGO_DIJKSTRA || q->algorithm == ASTAR_ALGO_BFS) {
     S->h.A = S->h.B = 0.0;
-    S->h.shape = H_PLAIN;
+    S->h.shape = ASTAR__H_PLAIN;
   } else if (nt == 1 && t[0].offset == 0.0 && q->heuristic_fn == NULL) {
     S->h.gx = t[0].x;
     S->h.gy = t[0].y;
@@ -688,7 +698,7 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
   int st;
   for (;;) {
     uint32_t before = S->expanded;
-    int mode = S->mode;
+    int mode = S->mode | (budget != 0 ? MODE_BUDGET : 0);
     if (mode == 0)
       st = run_plain(S, budget);
     else if (mode == MODE_HEIGHT)

@@ -49,7 +49,7 @@ typedef struct bsearch {
   astar_search *ctx;
   astar__more *M;
   const astar_layer *L;
-  heuristic h[2]; /* forward: to the goal; backward: to the start */
+  astar__heuristic h[2]; /* forward: to the goal; backward: to the start */
   uint32_t start, goal, tag[2];
   uint32_t *stamp[2], *pos[2];
   double *g[2];
@@ -100,8 +100,8 @@ static int relax(bsearch *B, int s, uint32_t v, unsigned d, double ng,
   astar_heap_entry e;
   size_t at;
   int st;
-  if ((sv & STAMP_GEN_MASK) == tag) {
-    if (sv & STAMP_CLOSED) return ASTAR_OK;
+  if ((sv & ASTAR__STAMP_GEN) == tag) {
+    if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
     if (B->bfs || ng >= g[v]) return ASTAR_OK;
     at = B->pos[s][v]; /* decrease-key */
   } else {
@@ -118,10 +118,10 @@ static int relax(bsearch *B, int s, uint32_t v, unsigned d, double ng,
     e.key = 0;
     heap_of(B, s)[at] = e;
   } else {
-    e.key = astar__quantise(ng + heuristic_at(&B->h[s], vx, vy), B->inv_q);
+    e.key = astar__quantise(ng + astar__h_at(&B->h[s], vx, vy), B->inv_q);
     astar__heap_up(heap_of(B, s), B->pos[s], at, e, 0);
   }
-  if ((B->stamp[!s][v] & STAMP_GEN_MASK) == B->tag[!s] && ng + og[v] < B->mu) {
+  if ((B->stamp[!s][v] & ASTAR__STAMP_GEN) == B->tag[!s] && ng + og[v] < B->mu) {
     B->mu = ng + og[v];
     B->meet = v;
   }
@@ -174,7 +174,7 @@ static double top_f(bsearch *B, int s) {
   const astar_heap_entry *e = &heap_of(B, s)[0];
   int32_t x, y;
   astar_xy(B->G, e->node, &x, &y);
-  return e->g + heuristic_at(&B->h[s], x, y);
+  return e->g + astar__h_at(&B->h[s], x, y);
 }
 
 static int run_astar(bsearch *B) {
@@ -194,7 +194,7 @@ static int run_astar(bsearch *B) {
     u = heap_of(B, s)[0].node;
     if (B->n[s] > 1) astar__heap_pop(heap_of(B, s), B->pos[s], B->n[s], 0);
     B->n[s]--;
-    B->stamp[s][u] |= STAMP_CLOSED;
+    B->stamp[s][u] |= ASTAR__STAMP_CLOSED;
     if ((st = expand(B, s, u)) != ASTAR_OK) return st;
   }
 }
@@ -213,7 +213,7 @@ static int run_bfs(bsearch *B) {
     for (i = head[s]; i < end; i++) {
       uint32_t u = heap_of(B, s)[i].node;
       if (B->cap != 0 && B->expanded >= B->cap) return ASTAR_CUTOFF;
-      B->stamp[s][u] |= STAMP_CLOSED;
+      B->stamp[s][u] |= ASTAR__STAMP_CLOSED;
       if ((st = expand(B, s, u)) != ASTAR_OK) return st;
     }
     head[s] = end;
@@ -283,9 +283,9 @@ int astar__bidir(astar__run *R) {
     uint32_t w = B.meet, len = 1, node;
     double cost = 0.0;
     while (w != B.goal) {
-      unsigned d = B.stamp[1][w] & STAMP_DIR;
+      unsigned d = B.stamp[1][w] & ASTAR__STAMP_DIR;
       uint32_t nx = (uint32_t)((int32_t)w + G->offset[d]);
-      B.stamp[0][nx] = B.tag[0] | STAMP_CLOSED | d;
+      B.stamp[0][nx] = B.tag[0] | ASTAR__STAMP_CLOSED | d;
       w = nx;
     }
     astar__finish(R, 1, B.goal);
@@ -313,7 +313,7 @@ int astar__bidir(astar__run *R) {
       path[--i] = node;
       while (astar_path_prev(ctx, &node)) path[--i] = node;
       for (i = 1; i < len; i++) {
-        unsigned d = B.stamp[0][path[i]] & STAMP_DIR;
+        unsigned d = B.stamp[0][path[i]] & ASTAR__STAMP_DIR;
         cost += astar__step_cost(G, B.L, path[i - 1], path[i], d);
       }
     }

@@ -251,7 +251,7 @@ uint32_t astar_path_last(const astar_search *s) { return s->last_goal; }
 
 int astar_path_prev(const astar_search *s, uint32_t *node) {
   if (s->last_outcome != ASTAR_FOUND || *node == s->last_start) return 0;
-  *node = (uint32_t)((int32_t)*node - s->offset[s->stamp[*node] & STAMP_DIR]);
+  *node = (uint32_t)((int32_t)*node - s->offset[s->stamp[*node] & ASTAR__STAMP_DIR]);
   return 1;
 }
 
@@ -264,11 +264,11 @@ int astar_explored_next(const astar_search *s, uint32_t *i, int32_t *x,
   if (tag_b != 0 && s->more != NULL) back = s->more->stamp_b;
   for (; *i < s->ntiles; ++*i) {
     uint32_t st = fwd[*i], state = 0;
-    if ((st & STAMP_GEN_MASK) == tag)
-      state = (st & STAMP_CLOSED) ? ASTAR_EXPLORED_CLOSED : ASTAR_EXPLORED_OPEN;
-    if (back != NULL && (back[*i] & STAMP_GEN_MASK) == tag_b &&
+    if ((st & ASTAR__STAMP_GEN) == tag)
+      state = (st & ASTAR__STAMP_CLOSED) ? ASTAR_EXPLORED_CLOSED : ASTAR_EXPLORED_OPEN;
+    if (back != NULL && (back[*i] & ASTAR__STAMP_GEN) == tag_b &&
         state != ASTAR_EXPLORED_CLOSED)
-      state = (back[*i] & STAMP_CLOSED) ? ASTAR_EXPLORED_CLOSED
+      state = (back[*i] & ASTAR__STAMP_CLOSED) ? ASTAR_EXPLORED_CLOSED
                                         : ASTAR_EXPLORED_OPEN;
     if (state != 0) {
       *y = (int32_t)(*i / stride) - 1;

@@ -11,18 +11,18 @@
 
 /* ---- heuristic (the shapes are in internal.h) ---- */
 
-void astar__heuristic_init(heuristic *h, const astar_grid *G,
+void astar__heuristic_init(astar__heuristic *h, const astar_grid *G,
                            const astar_query *q, double min_cost) {
   double c = G->cardinal_length, d = G->diagonal_length;
   double scale = min_cost * q->weight;
   int kind = q->heuristic;
-  h->shape = H_PLAIN;
+  h->shape = ASTAR__H_PLAIN;
   h->gx = q->gx;
   h->gy = q->gy;
   h->A = h->B = 0.0;
   if (kind == ASTAR_H_DEFAULT) {
     if (G->diagonal == ASTAR_DIAG_HEX) { /* every step has length c */
-      h->shape = H_HEX;
+      h->shape = ASTAR__H_HEX;
       h->A = c * scale;
       return;
     }
@@ -39,7 +39,7 @@ void astar__heuristic_init(heuristic *h, const astar_grid *G,
   case ASTAR_H_MANHATTAN: h->A = c; h->B = c; break;
   case ASTAR_H_CHEBYSHEV: h->A = c; break;
   case ASTAR_H_OCTILE: h->A = c; h->B = d - c; break;
-  case ASTAR_H_EUCLIDEAN: h->A = c; h->shape = H_EUCLID; break;
+  case ASTAR_H_EUCLIDEAN: h->A = c; h->shape = ASTAR__H_EUCLID; break;
   default: break; /* ASTAR_H_ZERO */
   }
   h->A *= scale;

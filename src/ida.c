@@ -30,7 +30,7 @@ int astar__ida(astar__run *R) {
   const astar_query *q = &R->q;
   astar_result *r = &R->r;
   const astar_layer L = R->L;
-  heuristic h;
+  astar__heuristic h;
   astar__more *M;
   astar__frame *F;
   double limit;
@@ -52,14 +52,14 @@ int astar__ida(astar__run *R) {
   cap = q->max_nodes != 0 ? q->max_nodes : ASTAR_IDA_DEFAULT_NODES;
   stamp = ctx->stamp;
   tag = ctx->explored_tag = astar__next_generation(ctx);
-  limit = heuristic_at(&h, q->sx, q->sy);
+  limit = astar__h_at(&h, q->sx, q->sy);
   while (!found) {
     double next = HUGE_VAL, slack = limit * 1e-12;
     F = M->frames;
     F[0].node = start;
     F[0].g = 0.0;
     F[0].moves = L.moves[start];
-    stamp[start] = tag | STAMP_CLOSED;
+    stamp[start] = tag | ASTAR__STAMP_CLOSED;
     depth = 0;
     for (;;) {
       astar__frame *f = &F[depth];
@@ -73,22 +73,21 @@ int astar__ida(astar__run *R) {
         depth--;
         continue;
       }
-      d = 0;
-      while (!(f->moves & (1u << d))) d++;
+      d = astar__lowest_bit(f->moves);
       f->moves &= f->moves - 1;
       v = (uint32_t)((int32_t)u + G->offset[d]);
-      if ((stamp[v] & STAMP_GEN_MASK) == tag && (stamp[v] & STAMP_CLOSED))
+      if ((stamp[v] & ASTAR__STAMP_GEN) == tag && (stamp[v] & ASTAR__STAMP_CLOSED))
         continue; /* on the current path */
       ng = f->g + astar__step_cost(G, &L, u, v, d);
       astar_xy(G, v, &x, &y);
-      fv = ng + heuristic_at(&h, x, y);
+      fv = ng + astar__h_at(&h, x, y);
       generated++;
       if (fv > limit + slack) {
         if (fv < next) next = fv;
         continue;
       }
       if (v == goal) {
-        stamp[v] = tag | STAMP_CLOSED | d;
+        stamp[v] = tag | ASTAR__STAMP_CLOSED | d;
         r->cost = ng;
         r->length = (uint32_t)depth + 2;
         found = 1;
@@ -111,7 +110,7 @@ int astar__ida(astar__run *R) {
       F[depth].node = v;
       F[depth].g = ng;
       F[depth].moves = L.moves[v];
-      stamp[v] = tag | STAMP_CLOSED | d;
+      stamp[v] = tag | ASTAR__STAMP_CLOSED | d;
       if (depth + 1 > peak) peak = (uint32_t)depth + 1;
     }
     if (found || st != ASTAR_OK || next == HUGE_VAL) break;

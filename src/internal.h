@@ -72,9 +72,9 @@ static inline size_t astar__bitmap_words(uint32_t ntiles) {
 }
 
 /* Search stamps: generation << 4 | closed << 3 | parent direction. */
-#define STAMP_CLOSED 8u
-#define STAMP_DIR 7u
-#define STAMP_GEN_MASK (~(uint32_t)15u)
+#define ASTAR__STAMP_CLOSED 8u
+#define ASTAR__STAMP_DIR 7u
+#define ASTAR__STAMP_GEN (~(uint32_t)15u)
 #define ASTAR__MAX_GENERATION 0x0FFFFFFFu
 
 /* Quantises f onto multiples of q (inv_q = 1/q) so that mathematically
@@ -222,7 +222,7 @@ size_t astar__units_memory(const astar_grid *g);
 /* ---- context.c: the search context ---- */
 
 /* A tile callback's result, valid in search generation gen. */
-typedef struct astar_memo {
+typedef struct astar__memo {
   double cost;
   uint32_t gen;
 } astar__memo;
@@ -235,7 +235,7 @@ typedef struct astar__target {
 } astar__target;
 
 /* Scratch of the query options, made on the first query that needs it. */
-typedef struct astar_extra {
+typedef struct astar__extra {
   uint32_t *depth;         /* ntiles: steps from the start (max_length) */
   double *count;           /* ntiles: equal-cost paths (random ties) */
   astar__target *targets;  /* the goals as given */
@@ -251,7 +251,7 @@ typedef struct astar__frame { /* one tile of IDA*'s current path */
 } astar__frame;
 
 /* Scratch of bidirectional search and IDA*. */
-typedef struct astar_more {
+typedef struct astar__more {
   /* bidirectional: the backward side's stamps (own generation) and heap
      positions, the g labels of both sides, the backward open list */
   uint32_t *stamp_b, *pos_b;
@@ -289,22 +289,22 @@ long astar__set_find(const uint64_t *set, size_t n, uint32_t node);
  * A * sqrt(dx^2 + dy^2) for euclidean, or A * max(|dx|, |dy|, |dx + dy|)
  * for the hex distance (axial coordinates, neighbours N E S W NE SW), with
  * A and B already multiplied by the cheapest tile cost and the weight. */
-enum { H_PLAIN = 0, H_EUCLID, H_HEX };
+enum { ASTAR__H_PLAIN = 0, ASTAR__H_EUCLID, ASTAR__H_HEX };
 
 typedef struct astar__heuristic {
   int shape; /* H_* */
   double A, B;
   int32_t gx, gy;
-} heuristic;
+} astar__heuristic;
 
 /* The default (or named) heuristic of q on G towards (q->gx, q->gy),
  * scaled by min_cost and q->weight. */
-void astar__heuristic_init(heuristic *h, const astar_grid *G,
+void astar__heuristic_init(astar__heuristic *h, const astar_grid *G,
                            const astar_query *q, double min_cost);
 
-static inline double heuristic_shaped(const heuristic *h, int32_t dx, int32_t dy) {
+static inline double astar__h_shaped(const astar__heuristic *h, int32_t dx, int32_t dy) {
   int64_t ax = dx < 0 ? -(int64_t)dx : dx, ay = dy < 0 ? -(int64_t)dy : dy;
-  if (h->shape == H_HEX) {
+  if (h->shape == ASTAR__H_HEX) {
     int64_t s = (int64_t)dx + dy, m = ax > ay ? ax : ay;
     if (s < 0) s = -s;
     return h->A * (double)(s > m ? s : m);
@@ -314,15 +314,15 @@ static inline double heuristic_shaped(const heuristic *h, int32_t dx, int32_t dy
   }
 }
 
-static inline double heuristic_d(const heuristic *h, int32_t dx, int32_t dy) {
-  if (h->shape != H_PLAIN) return heuristic_shaped(h, dx, dy);
+static inline double astar__h_d(const astar__heuristic *h, int32_t dx, int32_t dy) {
+  if (h->shape != ASTAR__H_PLAIN) return astar__h_shaped(h, dx, dy);
   if (dx < 0) dx = -dx;
   if (dy < 0) dy = -dy;
   return dx > dy ? h->A * dx + h->B * dy : h->A * dy + h->B * dx;
 }
 
-static inline double heuristic_at(const heuristic *h, int32_t x, int32_t y) {
-  return heuristic_d(h, x - h->gx, y - h->gy);
+static inline double astar__h_at(const astar__heuristic *h, int32_t x, int32_t y) {
+  return astar__h_d(h, x - h->gx, y - h->gy);
 }
 
 /* ---- the state of a begun search (find_path.c and the engines) ---- */
@@ -335,7 +335,7 @@ typedef struct astar__run {
   astar_query q;        /* the query, copied at begin */
   astar_result r;       /* the result so far */
   astar_layer L;
-  heuristic h;
+  astar__heuristic h;
   int engine;           /* ASTAR__ENGINE_* */
   int mode;             /* the A* family loop's extras (astar_loop.c) */
   double inv_q, bound;
@@ -349,7 +349,7 @@ typedef struct astar__run {
   size_t nset;
   const astar__target *targets; /* goals as given, for h and closest */
   size_t ntargets;
-  heuristic dist;       /* closeness: the default heuristic, scale 1 */
+  astar__heuristic dist;       /* closeness: the default heuristic, scale 1 */
   unsigned start_moves; /* moves out of the start (blocked start) */
   uint32_t *depth;      /* steps per node, when max_length */
   double *count;        /* equal-cost paths per node (random ties) */

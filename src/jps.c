@@ -267,12 +267,12 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
   link[start] = child;
   for (cur = start; cur != goal;) {
     uint32_t next = link[cur], t = cur;
-    unsigned d = stamp[next] & STAMP_DIR;
+    unsigned d = stamp[next] & ASTAR__STAMP_DIR;
     int32_t off = G->offset[d];
     double step = G->step_length[d];
     do {
       t = (uint32_t)((int32_t)t + off);
-      stamp[t] = (stamp[t] & ~STAMP_DIR) | d;
+      stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;
       g += step * (double)cost[t];
       len++;
     } while (t != next);
@@ -365,7 +365,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
   P.t.nwords = b.nwords;
   P.t.stride = (uint32_t)G->height + 2u;
   P.goal = goal;
-  P.goal_t = to_col(&P, goal);
+  P.goal_t = (goal % stride) * P.t.stride + goal / stride; /* to_col */
 
   while (n > 0) {
     uint32_t u, parent;
@@ -382,7 +382,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
     gu = heap[0].g;
     if (n > 1) astar__heap_pop(heap, pos, n, 0);
     n--;
-    stamp[u] |= STAMP_CLOSED;
+    stamp[u] |= ASTAR__STAMP_CLOSED;
     pos[u] = parent; /* a closed node's heap position is free */
     expanded++;
     if (u == goal) {
@@ -393,7 +393,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
     ut = (uint32_t)(ux + 1) * P.t.stride + (uint32_t)(uy + 1);
     nb = bits3(&b, u - stride) | bits3(&b, u) << 3 | bits3(&b, u + stride)
                                                          << 6;
-    dirs = successors(nb, u == start ? 8u : stamp[u] & STAMP_DIR);
+    dirs = successors(nb, u == start ? 8u : stamp[u] & ASTAR__STAMP_DIR);
     while (dirs) {
       unsigned d = (unsigned)ctz64(dirs);
       uint32_t j, k, sv;
@@ -407,8 +407,8 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
       if (j == NONE) continue;
       sv = stamp[j];
       ng = gu + (double)k * step[d];
-      if ((sv & STAMP_GEN_MASK) == open_tag) { /* seen in this search */
-        if (sv & STAMP_CLOSED) continue;
+      if ((sv & ASTAR__STAMP_GEN) == open_tag) { /* seen in this search */
+        if (sv & ASTAR__STAMP_CLOSED) continue;
         at = pos[j];
         if (ng >= heap[at].g) continue;
       } else {

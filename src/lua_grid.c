@@ -22,9 +22,9 @@
 
 #define ANCHOR_KEY "astar.State"
 /* growth below this is not worth a collector step */
-#define REPORT_STEP (64u * 1024u)
+#define REPORT_STEP ((size_t)64 * 1024)
 /* no full collection for the grids' sake below this much memory */
-#define MIN_ESTIMATE (1024u * 1024u)
+#define MIN_ESTIMATE ((size_t)1024 * 1024)
 
 /* ---- the grid at argument 1 ---- */
 
@@ -252,9 +252,8 @@ static int g_close(lua_State *L) {
   char buf[64];
   lgrid *ud = lg_to_grid(L, 1);
   if (ud == NULL)
-    la_error(L, 1, "close", "grid expected, got %s",
-             la_describe(L, 1, buf, sizeof buf));
-  /* cppcheck-suppress nullPointerRedundantCheck ; la_error never returns */
+    return la_error(L, 1, "close", "grid expected, got %s",
+                    la_describe(L, 1, buf, sizeof buf));
   close_grid(ud);
   return 0;
 }
@@ -271,9 +270,8 @@ static int g_is_closed(lua_State *L) {
   char buf[64];
   lgrid *ud = lg_to_grid(L, 1);
   if (ud == NULL)
-    la_error(L, 1, "is_closed", "grid expected, got %s",
-             la_describe(L, 1, buf, sizeof buf));
-  /* cppcheck-suppress nullPointerRedundantCheck ; la_error never returns */
+    return la_error(L, 1, "is_closed", "grid expected, got %s",
+                    la_describe(L, 1, buf, sizeof buf));
   lua_pushboolean(L, ud->closed);
   return 1;
 }

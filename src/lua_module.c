@@ -67,8 +67,12 @@ static void read_new_options(lua_State *L, int arg, const char *fname,
 
 static void apply_new_options(lua_State *L, astar_grid *g,
                               const new_options *o, const char *fname) {
-  if (astar_grid_set_movement(g, o->rule, o->cardinal, o->diagonal) !=
-      ASTAR_OK)
+  /* a new grid has the default movement: rebuild its masks only for
+   * another one */
+  if ((o->rule != g->diagonal || o->cardinal != g->cardinal_length ||
+       o->diagonal != g->diagonal_length) &&
+      astar_grid_set_movement(g, o->rule, o->cardinal, o->diagonal) !=
+          ASTAR_OK)
     luaL_error(L, "%s: invalid movement", fname);
   if (o->has_cost)
     astar_grid_fill(g, 0, 0, g->width, g->height, o->cost,
