@@ -583,7 +583,6 @@ int astar__loop_start(astar__run *S) {
   astar_search *ctx = S->s;
   const astar_query *q = &S->q;
   astar_result *r = &S->r;
-  double min_step, quantum;
   int st, mode = 0, opts, apart = 0;
 
   opts = uses_options(q);
@@ -614,16 +613,7 @@ int astar__loop_start(astar__run *S) {
       (q->min_cost < S->bound || (mode & (MODE_TILE_FN | MODE_MOVE_FN))))
     S->bound = q->min_cost;
   astar__heuristic_init(&S->h, G, q, S->bound);
-  min_step = G->cardinal_length;
-  if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal != ASTAR_DIAG_HEX &&
-      G->diagonal_length < min_step)
-    min_step = G->diagonal_length;
-  /* keys stay finite: f is below 1e78 (costs < 2^128, lengths <= 1e9, at
-   * most 2^30 steps), so a quantum of at least 2^-24 * 1e-200 is enough;
-   * a stated bound can be far smaller (even subnormal) */
-  quantum = S->bound * min_step;
-  if (!(quantum >= 1e-200)) quantum = 1e-200;
-  S->inv_q = 16777216.0 / quantum;
+  S->inv_q = astar__key_scale(G, S->bound);
   if (opts) {
     st = options_init(S, &mode);
     if (st != ASTAR_OK) return st;

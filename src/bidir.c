@@ -228,7 +228,6 @@ int astar__bidir(astar__run *R) {
   astar_result *r = &R->r;
   bsearch B;
   astar_query bq;
-  double min_step, quantum;
   int st;
   memset(&B, 0, sizeof B);
   if ((st = astar__context_more(ctx, 1)) != ASTAR_OK) return st;
@@ -254,13 +253,7 @@ int astar__bidir(astar__run *R) {
   bq.gy = q->sy;
   astar__heuristic_init(&B.h[1], G, &bq, R->bound);
   B.zero_h = B.h[0].A == 0.0 && B.h[0].B == 0.0;
-  min_step = G->cardinal_length;
-  if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal != ASTAR_DIAG_HEX &&
-      G->diagonal_length < min_step)
-    min_step = G->diagonal_length;
-  quantum = R->bound * min_step;
-  if (!(quantum >= 1e-200)) quantum = 1e-200;
-  B.inv_q = 16777216.0 / quantum;
+  B.inv_q = astar__key_scale(G, R->bound);
   B.tag[0] = ctx->explored_tag = astar__next_generation(ctx);
   B.tag[1] = ctx->explored_tag_b = next_generation_b(B.M, ctx->ntiles);
   st = relax(&B, 0, B.start, 0, 0.0, q->sx, q->sy);

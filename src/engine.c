@@ -48,6 +48,19 @@ void astar__heuristic_init(astar__heuristic *h, const astar_grid *G,
 
 /* ---- shared by the engines ---- */
 
+double astar__key_scale(const astar_grid *G, double bound) {
+  double min_step = G->cardinal_length, quantum;
+  if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal != ASTAR_DIAG_HEX &&
+      G->diagonal_length < min_step)
+    min_step = G->diagonal_length;
+  /* keys stay finite: f is below 1e78 (costs < 2^128, lengths <= 1e9, at
+   * most 2^30 steps), so a quantum of at least 2^-24 * 1e-200 is enough;
+   * a stated bound can be far smaller (even subnormal) */
+  quantum = bound * min_step;
+  if (!(quantum >= 1e-200)) quantum = 1e-200;
+  return 16777216.0 / quantum;
+}
+
 void astar__finish(astar__run *R, int found, uint32_t end) {
   astar_search *s = R->s;
   s->last_start = R->start;

@@ -392,6 +392,9 @@ int astar__bidir(astar__run *R);
 /* Shared by the engines: start/goal checks and the heuristic bound.
  * ASTAR_OK to search, 1 when R->r.outcome is known, or an error. */
 int astar__engine_setup(astar__run *R);
+/* 1 / the heap keys' quantum: 2^-24 of the cheapest step (bound times the
+ * shortest step length), so equal f give equal keys. */
+double astar__key_scale(const astar_grid *G, double bound);
 /* Records the end of a search in the context (the path walk's state). */
 void astar__finish(astar__run *R, int found, uint32_t end);
 
