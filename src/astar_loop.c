@@ -223,7 +223,6 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
   const astar_grid *G = S->G;
   const uint8_t *moves = S->L.moves;
   const float *cost = S->L.cost;
-  const float *height = S->L.height;
   uint32_t *pos = ctx->heap_pos;
   uint32_t *stamp = ctx->stamp;
   astar_heap_entry *heap = ctx->heap;
@@ -290,10 +289,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         step = length[d] * ctx->memo[v].cost;
       else
         step = length[d] * (double)cost[v];
-      if (mode & MODE_HEIGHT) {
-        double dh = (double)height[v] - (double)height[u];
-        step += dh > 0.0 ? S->L.climb * dh : -S->L.descend * dh;
-      }
+      if (mode & MODE_HEIGHT) step += astar__climb_cost(&S->L, u, v);
       if (mode & MODE_MOVE_FN) {
         double c = 0.0;
         vx = ux + astar_dir_dx[d];

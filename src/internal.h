@@ -131,15 +131,19 @@ static inline int astar__unit_defined(const astar_grid *g, int unit) {
 }
 
 /* The one step cost: len(d) * cost(v), plus the height cost of u -> v
- * when the layer has one. */
+ * when the layer has one (astar__climb_cost, which the A* loop adds under
+ * its compile-time height mode instead of testing the layer per step). */
+static inline double astar__climb_cost(const astar_layer *L, uint32_t u,
+                                       uint32_t v) {
+  double dh = (double)L->height[v] - (double)L->height[u];
+  return dh > 0.0 ? L->climb * dh : -L->descend * dh;
+}
+
 static inline double astar__step_cost(const astar_grid *g,
                                       const astar_layer *L, uint32_t u,
                                       uint32_t v, unsigned d) {
   double c = g->step_length[d] * (double)L->cost[v];
-  if (L->height != NULL) {
-    double dh = (double)L->height[v] - (double)L->height[u];
-    c += dh > 0.0 ? L->climb * dh : -L->descend * dh;
-  }
+  if (L->height != NULL) c += astar__climb_cost(L, u, v);
   return c;
 }
 
