@@ -40,10 +40,10 @@ end
 -- Runs f with the collector at its most eager, then restores it.
 local function eager(f)
   if is54 then
-    collectgarbage("incremental", 0, 1000)
+    collectgarbage("incremental", 0, 400)
   else
     collectgarbage("setpause", 0)
-    collectgarbage("setstepmul", 1000)
+    collectgarbage("setstepmul", 400)
   end
   local ok, err = pcall(f)
   if is54 then
@@ -194,6 +194,9 @@ describe("a grid closed by Lua code its own method runs", function()
         end
       end
     end)
+    -- (when a finalizer runs is the collector's choice: before the
+    -- method, inside it or after it, all three are fine; what may not
+    -- happen is a crash or another error)
     assert.are.equal(3000, outcomes.ok + outcomes.closed)
   end)
 
@@ -206,7 +209,6 @@ describe("a grid closed by Lua code its own method runs", function()
     debug.getmetatable(g).__gc(g)
     assert.are.equal(closed_error("find_path"),
                      select(2, pcall(g.find_path, g, 1, 1, 2, 2)))
-    assert.are.equal(0, select(2, pcall(function() return 0 end)))
     assert.are.equal("bad argument #1 to 'close' (grid expected, got nil)",
                      select(2, pcall(g.close, nil)))
   end)
@@ -239,8 +241,9 @@ describe("searches started from inside another search's read-out", function()
       "..........", }, "\n"))
     local want = g:find_path(1, 1, 10, 5)
     local inner = { ok = 0, busy = 0 }
+    local wrong = 0
     eager(function()
-      for i = 1, 3000 do
+      for i = 1, 1000 do -- 2,000 queries, a finalizer searching among them
         helpers.finalizer(function()
           local ok, p = pcall(g.find_path, g, 10, 5, 1, 1)
           if ok then
@@ -252,11 +255,20 @@ describe("searches started from inside another search's read-out", function()
           end
         end)
         local path = g:find_path(1, 1, 10, 5, nil, (i % 2 == 0) and {} or nil)
-        assert.are.same(want, path)
         local x, y = g:next_step(1, 1, 10, 5)
-        assert.are.same({ want[3], want[4] }, { x, y })
+        if #path ~= #want or x ~= want[3] or y ~= want[4] then
+          wrong = wrong + 1
+        else
+          for k = 1, #want do
+            if path[k] ~= want[k] then
+              wrong = wrong + 1
+              break
+            end
+          end
+        end
       end
     end)
+    assert.are.equal(0, wrong)
     assert.is_true(inner.ok + inner.busy > 0)
   end)
 end)
