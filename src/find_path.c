@@ -151,8 +151,8 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   r->goal_index = -1;
   if (s->busy) return ASTAR_EBUSY;
   if (!query_ok(G, q)) return ASTAR_EINVAL;
-  refusal = astar_query_refusal(G, q);
   if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
+    refusal = astar_query_refusal(G, q);
     if (refusal == ASTAR_REFUSE_PREPARE) return ASTAR_EPREPARE;
     if (refusal != ASTAR_REFUSE_NONE) return ASTAR_EINVAL;
   }
@@ -163,8 +163,9 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   if (q->algorithm >= ASTAR_ALGO_IDA) {
     engine = q->algorithm == ASTAR_ALGO_IDA ? ASTAR__ENGINE_IDA
                                             : ASTAR__ENGINE_BIDIR;
-  } else if (q->algorithm == ASTAR_ALGO_JPS ||
-             q->algorithm == ASTAR_ALGO_AUTO) {
+  } else if (q->algorithm == ASTAR_ALGO_JPS) {
+    engine = ASTAR__ENGINE_JPS; /* refused above where it cannot run */
+  } else if (q->algorithm == ASTAR_ALGO_AUTO) {
     astar_query jq = *q;
     jq.algorithm = ASTAR_ALGO_JPS;
     refusal = astar_query_refusal(G, &jq);
