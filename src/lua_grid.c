@@ -172,31 +172,26 @@ static void account(lua_State *L, lgrid *ud, size_t now) {
 }
 
 void lg_report(lua_State *L, lgrid *ud) {
-  size_t now = astar_grid_memory(&ud->g) + astar_search_memory(&ud->ctx);
-  if (!ud->closed && now > ud->reported + REPORT_STEP) account(L, ud, now);
+  if (!ud->closed && ud->held > ud->reported + REPORT_STEP)
+    account(L, ud, ud->held);
 }
-
-typedef struct protect_call {
-  lg_fn f;
-  void *ud;
-} protect_call;
 
 /* The trampoline every function of the module has as upvalue 2. */
 int lg_protect_trampoline(lua_State *L);
 int lg_protect_trampoline(lua_State *L) {
-  protect_call *pc = (protect_call *)lua_touserdata(L, 1);
+  lg_pcall *pc = (lg_pcall *)lua_touserdata(L, 1);
   lua_remove(L, 1);
   return pc->f(L, pc->ud);
 }
 
-int lg_protected(lua_State *L, lg_fn f, void *ud, int nargs, int nresults) {
-  protect_call pc;
-  pc.f = f;
-  pc.ud = ud;
+void lg_protect(lua_State *L, lg_pcall *pc, lg_fn f, void *ud) {
+  pc->f = f;
+  pc->ud = ud;
   lua_pushvalue(L, PROTECT_UPVALUE);
-  lua_insert(L, -(nargs + 1));
-  lua_pushlightuserdata(L, &pc);
-  lua_insert(L, -(nargs + 1));
+  lua_pushlightuserdata(L, pc);
+}
+
+int lg_protected_call(lua_State *L, int nargs, int nresults) {
   return lua_pcall(L, nargs + 1, nresults, 0);
 }
 
@@ -207,7 +202,12 @@ int lg_protected(lua_State *L, lg_fn f, void *ud, int nargs, int nresults) {
 static void *lua_alloc_adapter(void *ud, void *ptr, size_t osize,
                                size_t nsize) {
   lgrid *lg = (lgrid *)ud;
-  return lg->alloc(lg->alloc_ud, ptr, osize, nsize);
+  void *p = lg->alloc(lg->alloc_ud, ptr, osize, nsize);
+  if (p != NULL || nsize == 0) {
+    lg->held -= ptr != NULL ? osize : 0;
+    lg->held += nsize;
+  }
+  return p;
 }
 
 astar_grid *lg_push_grid(lua_State *L, int32_t w, int32_t h,

@@ -7,7 +7,7 @@
 
 #define GRID_MT "astar.Grid"
 /* every function of the module gets the grid metatable as upvalue 1 and
- * lg_protected's trampoline as upvalue 2 */
+ * lg_protect's trampoline as upvalue 2 */
 #define GRID_MT_UPVALUE lua_upvalueindex(1)
 #define PROTECT_UPVALUE lua_upvalueindex(2)
 
@@ -25,7 +25,7 @@ struct lg_anchor;
  *    methods raise "busy", and close, __close and __gc only mark it closed;
  *    the memory goes when the method leaves.  Those sections never let a
  *    Lua error through (callbacks run under lua_pcall, read-outs under
- *    lg_protected), so busy always drops back.
+ *    lg_protected_call), so busy always drops back.
  *  - A grid closed while busy is listed in the state's anchor: when the
  *    state closes in the middle of a method (os.exit(0, true) from a
  *    callback), the anchor's finalizer, which runs after every other one,
@@ -37,6 +37,8 @@ typedef struct lgrid {
   lua_Alloc alloc;        /* the state's allocator, captured at creation */
   void *alloc_ud;
   int busy;               /* sections of its methods now running */
+  size_t held;            /* bytes its allocations hold (the adapter's
+                             count: lg_report reads it in O(1)) */
   int closed;             /* close asked for: methods raise */
   size_t reported;        /* bytes the collector has been told of */
   struct lg_anchor *anchor;
@@ -56,12 +58,19 @@ void lg_leave(lgrid *ud);
 /* Tells the collector how much the grid's memory grew since last time
  * (a step of the collector: may run finalizers, so call it last). */
 void lg_report(lua_State *L, lgrid *ud);
-/* Runs f(L, ud) in protected mode (f may raise) with the nargs values on
- * top of the stack as its arguments 1..nargs: returns lua_pcall's status,
- * with f's nresults results (or the error) on the stack.  Allocates
- * nothing itself (needs 2 free stack slots). */
+/* A protected call of f(L, ud), f being free to raise: lg_protect pushes
+ * the trampoline and *pc (filled in), the caller pushes f's nargs
+ * arguments, then lg_protected_call runs it and returns lua_pcall's
+ * status, with f's nresults results (or the error) on the stack.  f sees
+ * its arguments at 1..nargs.  Nothing is allocated on the way (2 free
+ * stack slots needed, and nargs more). */
 typedef int (*lg_fn)(lua_State *L, void *ud);
-int lg_protected(lua_State *L, lg_fn f, void *ud, int nargs, int nresults);
+typedef struct lg_pcall {
+  lg_fn f;
+  void *ud;
+} lg_pcall;
+void lg_protect(lua_State *L, lg_pcall *pc, lg_fn f, void *ud);
+int lg_protected_call(lua_State *L, int nargs, int nresults);
 /* Movement options (diagonals, cardinal, diagonal) of the options at arg,
  * with g's current values (or the defaults when g is NULL) for those
  * absent. */

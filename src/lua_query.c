@@ -8,7 +8,7 @@
  * Order of work in a query: read every argument (Lua code may run: option
  * tables with metamethods, finalizers), then take the map (lg_core),
  * prepare it, search with the grid busy, read the path out under
- * lg_protected, leave, and only then fill the stats table (its
+ * lg_protected_call, leave, and only then fill the stats table (its
  * __newindex may do anything, the answer is on the stack already).
  * Callbacks run under lua_pcall: the core is told to stop (it never sees
  * a longjmp), unwinds, and then the error is raised again with its
@@ -616,8 +616,10 @@ static int read_explored(lua_State *L, void *p) {
 static void leave_explored(lua_State *L, lq_query *Q) {
   int st = 0;
   if (Q->explored != 0) {
+    lg_pcall pc;
+    lg_protect(L, &pc, read_explored, Q);
     lua_pushvalue(L, Q->explored);
-    st = lg_protected(L, read_explored, Q, 1, 0);
+    st = lg_protected_call(L, 1, 0);
   }
   lg_leave(Q->ud);
   if (st != 0) lua_error(L);
@@ -639,12 +641,14 @@ static int g_find_path(lua_State *L) {
   run_query(L, "find_path", &Q);
   found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
   if (found) {
+    lg_pcall pc;
+    lg_protect(L, &pc, read_path, &Q);
     lua_pushvalue(L, 7);
     if (Q.explored != 0)
       lua_pushvalue(L, Q.explored);
     else
       lua_pushnil(L);
-    st = lg_protected(L, read_path, &Q, 2, 1);
+    st = lg_protected_call(L, 2, 1);
     lg_leave(Q.ud);
     if (st != 0) lua_error(L);
   } else {
