@@ -87,6 +87,21 @@ int la_streq(lua_State *L, int idx, const char *s) {
   return len == n && memcmp(v, s, n) == 0;
 }
 
+int la_name_index(lua_State *L, int idx, const char *const names[],
+                  size_t stride) {
+  size_t len;
+  const char *v;
+  int i;
+  if (lua_type(L, idx) != LUA_TSTRING) return -1;
+  v = lua_tolstring(L, idx, &len);
+  for (i = 0; *(const char *const *)((const char *)names + i * stride) != NULL;
+       i++) {
+    const char *s = *(const char *const *)((const char *)names + i * stride);
+    if (s[0] == v[0] && strlen(s) == len && memcmp(s, v, len) == 0) return i;
+  }
+  return -1;
+}
+
 /* An integer in [lo, hi]; name is what the argument is called. */
 int32_t la_int(lua_State *L, int arg, const char *fname,
                          const char *name, int32_t lo, int32_t hi,
@@ -153,14 +168,11 @@ int la_options(lua_State *L, int arg, const char *fname,
               la_describe(L, arg, buf, sizeof buf));
   lua_pushnil(L);
   while (lua_next(L, arg)) {
-    int i, found = 0;
     lua_pop(L, 1);
     if (lua_type(L, -1) != LUA_TSTRING)
       la_error(L, arg, fname, "option names must be strings, got %s",
                 la_describe(L, -1, buf, sizeof buf));
-    for (i = 0; known[i] != NULL; i++)
-      if (la_streq(L, -1, known[i])) found = 1;
-    if (!found)
+    if (la_name_index(L, -1, known, sizeof known[0]) < 0)
       la_error(L, arg, fname, "unknown option %s",
                 la_describe(L, -1, buf, sizeof buf));
   }
@@ -172,12 +184,10 @@ int la_enum(lua_State *L, int arg, const char *fname,
                        const char *name, const char *const values[],
                        const char *list, int dflt) {
   char buf[64];
-  int i, result = dflt;
+  int result = dflt;
   lua_getfield(L, arg, name);
   if (!lua_isnil(L, -1)) {
-    result = -1;
-    for (i = 0; values[i] != NULL; i++)
-      if (la_streq(L, -1, values[i])) result = i;
+    result = la_name_index(L, -1, values, sizeof values[0]);
     if (result < 0)
       la_error(L, arg, fname, "%s must be one of %s, got %s", name, list,
                 la_describe(L, -1, buf, sizeof buf));

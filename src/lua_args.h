@@ -25,6 +25,11 @@ void la_raise(lua_State *L, int status, const char *fname);
 /* 1 when the value at idx is the string s, compared with its length (a
  * Lua string with an embedded NUL is never a C string's equal). */
 int la_streq(lua_State *L, int idx, const char *s);
+/* The index of the string at idx in a NULL-ended list of names (names
+ * may be the first member of rows of `stride` bytes), compared with its
+ * length; -1 when it is none of them or not a string. */
+int la_name_index(lua_State *L, int idx, const char *const names[],
+                  size_t stride);
 
 /* An integer in [lo, hi] at arg; name is what the argument is called and
  * range_word the phrase before the range ("out of range"). */

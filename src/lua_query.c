@@ -431,8 +431,8 @@ static void read_options(lua_State *L, int arg, const char *fname,
   lua_getfield(L, arg, "algorithm");
   if (!lua_isnil(L, -1)) {
     const algorithm_row *row = NULL;
-    for (i = 0; algorithms[i].name != NULL; i++)
-      if (la_streq(L, -1, algorithms[i].name)) row = &algorithms[i];
+    i = la_name_index(L, -1, &algorithms[0].name, sizeof algorithms[0]);
+    if (i >= 0) row = &algorithms[i];
     if (row == NULL) {
       la_error(L, arg, fname, "algorithm must be one of " ALGORITHM_LIST
                ", got %s", la_describe(L, -1, buf, sizeof buf));
