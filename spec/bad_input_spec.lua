@@ -1052,7 +1052,7 @@ local BAD_UNITS = {
   { "{}", {}, "table" }, { "'' ", "", "''" },
 }
 for _, b in ipairs(BAD_UNITS) do
-  -- BUG (src/lua_astar.c g_get_cost): the message says #5 (the index of a
+  -- BUG (src/lua_grid.c g_get_cost): the message says #5 (the index of a
   -- temporary options table), the unit is argument #4
   case("get_cost: unit = " .. b[1], function(g)
     return g:get_cost(1, 1, b[2])

@@ -230,7 +230,7 @@ describe("cost callbacks, differential against the reference Dijkstra", function
     assert.is_true(below > 100, "callbacks rarely went below the cheapest tile")
   end)
 
-  -- BUG (src/search.c, astar_find_path / quantise): inv_q = 2^24 / (bound *
+  -- BUG (src/astar_loop.c, astar__loop_start / astar__key_scale): inv_q = 2^24 / (bound *
   -- min_step) overflows for a tiny stated min_cost, every key becomes inf
   -- (or NaN at f = 0), and the heap pops the largest g first: costs far above
   -- the optimum.  min_cost is documented as any number in [0, 3.4e+38].
@@ -311,7 +311,7 @@ describe("cost callbacks, differential against the reference Dijkstra", function
     end
   end)
 
-  -- BUG (src/search.c, callback_moves): the corner rule there reads the
+  -- BUG (src/astar_loop.c, callback_moves): the corner rule there reads the
   -- cardinal moves that survived, so a side tile the unit may not step onto
   -- because of max_climb counts as a wall once a tile_cost is given; without
   -- tile_cost it does not ("the corner rule still looks at walls only").

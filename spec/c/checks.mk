@@ -90,7 +90,7 @@ gcstress: build/5.4/astar/core.so build/jit/astar/core.so
 # its reason.
 # clang-tidy: one process per file (clang-tidy 14 carries state of its
 # valist checker from one file to the next and then reports a va_list in
-# lua_astar.c as uninitialised when it is not the first file); the checks
+# a binding file as uninitialised when it is not the first file); the checks
 # and what is left out, with reasons, are in spec/c/clang-tidy.yaml.
 CPPCHECK   ?= cppcheck
 CLANG_TIDY ?= clang-tidy
