@@ -67,7 +67,7 @@ describe("a grid closed by Lua code its own method runs", function()
     it(route .. " from the options of find_path and next_step", function()
       for _, fname in ipairs({ "find_path", "next_step" }) do
         for _, key in ipairs({ "heuristic", "unit", "algorithm", "stats",
-                               "goals", "tile_cost" }) do
+                               "goals", "tile_cost", "max_cost" }) do
           local g = astar.new(8, 8)
           local opts = trap(key, function() close(g) end)
           local ok, err = pcall(g[fname], g, 1, 1, 8, 8, opts)
@@ -78,6 +78,17 @@ describe("a grid closed by Lua code its own method runs", function()
                            select(2, pcall(g.width, g)))
         end
       end
+    end)
+
+    it(route .. " from the options, before goals that need the grid's size",
+       function()
+      local g = astar.new(8, 8)
+      local opts = setmetatable({ goals = { 8, 8 } }, { __index = function(_, k)
+        if k == "heuristic" then close(g) end
+      end })
+      local ok, err = pcall(g.find_path, g, 1, 1, nil, nil, opts)
+      assert.is_false(ok)
+      assert.are.equal(closed_error("find_path"), err)
     end)
 
     it(route .. " from the cost table and the options of set_unit",

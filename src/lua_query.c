@@ -147,6 +147,9 @@ static void goals_option(lua_State *L, int arg, const char *fname,
     lua_pop(L, 1);
     return;
   }
+  /* the goals are checked against the grid's size: a grid closed by the
+   * options' metamethods has none */
+  if (g->cost == NULL) luaL_error(L, "%s: the grid is closed", fname);
   t = lua_gettop(L);
   if (lua_type(L, t) != LUA_TTABLE)
     la_error(L, arg, fname, "goals must be a table {x1, y1, x2, y2, ...}, "
