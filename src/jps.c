@@ -143,12 +143,9 @@ typedef struct {
   uint32_t goal, goal_t;
 } planes;
 
-/* Index in the column-major copy of row-major tile i. */
-static inline uint32_t to_col(const planes *P, uint32_t i) {
-  return (i % P->b.stride) * P->t.stride + i / P->b.stride;
-}
 
-/* Straight jump d from tile i (it = to_col(i)); returns the jump point's
+/* Straight jump d from tile i (it: i's index in the column-major copy,
+ * (i % row stride) * column stride + i / row stride); returns the jump point's
  * row-major index and its distance in *steps, or NONE. */
 static inline uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
                                      uint32_t it, uint32_t *steps) {
@@ -365,7 +362,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
   P.t.nwords = b.nwords;
   P.t.stride = (uint32_t)G->height + 2u;
   P.goal = goal;
-  P.goal_t = (goal % stride) * P.t.stride + goal / stride; /* to_col */
+  P.goal_t = (goal % stride) * P.t.stride + goal / stride; /* column-major */
 
   while (n > 0) {
     uint32_t u, parent;
