@@ -405,16 +405,12 @@ static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
 }
 
-/* Does the query use any option beyond the plain search? */
+/* Does the query need the loop's options (MODE_X and the rest)? */
 static int uses_options(const astar_query *q) {
   return (q->algorithm != ASTAR_ALGO_AUTO &&
           q->algorithm != ASTAR_ALGO_ASTAR &&
           q->algorithm != ASTAR_ALGO_JPS) ||
-         q->ties != ASTAR_TIES_LARGER_G || q->ngoals != 0 ||
-         q->no_main_goal || (q->max_cost > 0.0 && q->max_cost < HUGE_VAL) ||
-         q->max_length != 0 || q->max_nodes != 0 || q->closest ||
-         q->leave_blocked_start || q->next_to_blocked_goal ||
-         q->heuristic_fn != NULL;
+         q->max_nodes != 0 || astar__uses_options(q);
 }
 
 /* The tiles from which one legal step would enter the blocked tile t, as

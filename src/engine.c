@@ -48,6 +48,13 @@ void astar__heuristic_init(astar__heuristic *h, const astar_grid *G,
 
 /* ---- shared by the engines ---- */
 
+int astar__uses_options(const astar_query *q) {
+  return q->ties != ASTAR_TIES_LARGER_G || q->ngoals != 0 ||
+         q->no_main_goal || (q->max_cost > 0.0 && q->max_cost < HUGE_VAL) ||
+         q->max_length != 0 || q->closest || q->leave_blocked_start ||
+         q->next_to_blocked_goal || q->heuristic_fn != NULL;
+}
+
 double astar__key_scale(const astar_grid *G, double bound) {
   double min_step = G->cardinal_length, quantum;
   if (G->diagonal != ASTAR_DIAG_NEVER && G->diagonal != ASTAR_DIAG_HEX &&

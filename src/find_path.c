@@ -48,15 +48,6 @@ static const unsigned takes[] = {
     /* BIDIR_BFS */ TAKES_MAX_NODES | TAKES_HEIGHTS | TAKES_HEURISTIC |
         TAKES_ANY_MAP};
 
-/* Does the query use an option beyond the plain search (max_nodes
- * aside)? */
-static int uses_options(const astar_query *q) {
-  return q->ties != ASTAR_TIES_LARGER_G || q->ngoals != 0 ||
-         q->no_main_goal || (q->max_cost > 0.0 && q->max_cost < HUGE_VAL) ||
-         q->max_length != 0 || q->closest || q->leave_blocked_start ||
-         q->next_to_blocked_goal || q->heuristic_fn != NULL;
-}
-
 static int unit_has_heights(const astar_grid *G, int unit) {
   const astar_unit *u = unit > 0 && unit < ASTAR_MAX_UNITS ? G->units[unit]
                                                             : G->units[0];
@@ -78,7 +69,7 @@ int astar_query_refusal(const astar_grid *G, const astar_query *q) {
   if (!(t & TAKES_CALLBACKS) && (q->tile_fn != NULL || q->move_fn != NULL))
     return ASTAR_REFUSE_CALLBACKS;
   if (!(t & TAKES_OPTIONS) &&
-      (uses_options(q) || (q->max_nodes != 0 && !(t & TAKES_MAX_NODES))))
+      (astar__uses_options(q) || (q->max_nodes != 0 && !(t & TAKES_MAX_NODES))))
     return (t & TAKES_MAX_NODES) ? ASTAR_REFUSE_OPTIONS_BUT_NODES
                                  : ASTAR_REFUSE_OPTIONS;
   if (!(t & TAKES_HEIGHTS) && unit_has_heights(G, q->unit))

@@ -396,6 +396,10 @@ int astar__bidir(astar__run *R);
 /* Shared by the engines: start/goal checks and the heuristic bound.
  * ASTAR_OK to search, 1 when R->r.outcome is known, or an error. */
 int astar__engine_setup(astar__run *R);
+/* Does q use an option beyond the plain search (ties, goals, max_cost,
+ * max_length, closest, blocked start or goal, a heuristic function;
+ * max_nodes and the algorithm aside)? */
+int astar__uses_options(const astar_query *q);
 /* 1 / the heap keys' quantum: 2^-24 of the cheapest step (bound times the
  * shortest step length), so equal f give equal keys. */
 double astar__key_scale(const astar_grid *G, double bound);

@@ -39,12 +39,12 @@ lgrid *lg_to_grid(lua_State *L, int idx) {
 lgrid *lg_check(lua_State *L, const char *fname) {
   char buf[64];
   lgrid *ud = lg_to_grid(L, 1);
-  if (ud == NULL)
+  if (ud == NULL) {
     la_error(L, 1, fname, "grid expected, got %s",
              la_describe(L, 1, buf, sizeof buf));
-  /* cppcheck-suppress nullPointerRedundantCheck ; la_error never returns */
-  if (ud->closed) luaL_error(L, "%s: the grid is closed", fname);
-  if (ud->busy) la_raise(L, ASTAR_EBUSY, fname);
+    return NULL; /* not reached: la_error raises */
+  }
+  (void)lg_core(L, ud, fname);
   return ud;
 }
 
