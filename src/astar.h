@@ -691,10 +691,13 @@ int astar_line_of_sight(const astar_grid *g, int unit, int size, int32_t x0,
 /* String pulling: xy holds n waypoints (x, y pairs, 0-based, in range);
  * out (room for n pairs; may be xy) gets the smoothed ones, *nout their
  * count.  Each leg is in line of sight and costs at most what the legs it
- * replaces cost (astar_leg_cost, 1e-9 relative slack).  Returns ASTAR_OK,
- * EINVAL with *bad = k when leg k -> k + 1 of the input is not in line of
- * sight, or EPREPARE. */
+ * replaces cost (as above, 1e-9 relative slack).  sum: scratch for n
+ * doubles (the input's running cost), or NULL (slower: sums again).
+ * Returns ASTAR_OK, EINVAL with *bad = k when leg k -> k + 1 of the input
+ * may not be taken (blocked, or not a legal step), EPREPARE, or EINVAL
+ * on a hex grid. */
 int astar_smooth(const astar_grid *g, int unit, int size, const int32_t *xy,
-                 size_t n, int32_t *out, size_t *nout, size_t *bad);
+                 size_t n, int32_t *out, size_t *nout, size_t *bad,
+                 double *sum);
 
 #endif

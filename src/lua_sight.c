@@ -83,6 +83,12 @@ static int32_t path_coord(lua_State *L, int arg, lua_Integer k, int32_t hi) {
   char buf[64];
   double v;
   lua_rawgeti(L, arg, (int)k);
+  v = (double)lua_tonumber(L, -1); /* 0 for a non-number: checked below */
+  if (v >= 1 && v <= hi && v == (double)(int32_t)v &&
+      lua_type(L, -1) == LUA_TNUMBER) {
+    lua_pop(L, 1);
+    return (int32_t)v - 1;
+  }
   v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
   if (!(v == floor(v)) || isinf(v))
     la_error(L, arg, "smooth", "path[%d] must be an integer, got %s", (int)k,
@@ -104,6 +110,7 @@ static int g_smooth(lua_State *L) {
   size_t n, nout = 0, bad = 0, k;
   lua_Integer len;
   int32_t *xy;
+  double *sum;
   astar_grid *g;
   lua_settop(L, 4);
   la_table(L, 2, fname, "path");
@@ -123,7 +130,9 @@ static int g_smooth(lua_State *L) {
     la_error(L, 2, fname, "path too long");
   n = (size_t)(len / 2);
   /* scratch owned by Lua: an error cannot leak it */
-  xy = (int32_t *)lua_newuserdata(L, (n > 0 ? n : 1) * 2 * sizeof(int32_t));
+  sum = (double *)lua_newuserdata(L, (n > 0 ? n : 1) * (sizeof(double) +
+                                                       2 * sizeof(int32_t)));
+  xy = (int32_t *)(void *)(sum + (n > 0 ? n : 1));
   for (k = 0; k < n; k++) {
     xy[2 * k] = path_coord(L, 2, (lua_Integer)(2 * k + 1), ud->g.width);
     xy[2 * k + 1] = path_coord(L, 2, (lua_Integer)(2 * k + 2), ud->g.height);
@@ -131,7 +140,7 @@ static int g_smooth(lua_State *L) {
   g = lg_core(L, ud, fname);
   no_hex(L, g, fname);
   check(L, astar_grid_prepare_size(g, unit, size, 0), fname);
-  st = astar_smooth(g, unit, size, xy, n, xy, &nout, &bad);
+  st = astar_smooth(g, unit, size, xy, n, xy, &nout, &bad, sum);
   lg_report(L, ud);
   if (st == ASTAR_EINVAL) {
     int32_t bx = -1, by = -1;

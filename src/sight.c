@@ -155,6 +155,7 @@ typedef struct pull {
   const astar_layer *L;
   const float *flat;
   const int32_t *xy;
+  const double *sum; /* sum[k]: the input's cost up to waypoint k, or NULL */
 } pull;
 
 static double leg(const pull *P, size_t a, size_t b) {
@@ -168,12 +169,16 @@ static int can_pull(const pull *P, size_t a, size_t b) {
   double direct = leg(P, a, b), old = 0.0;
   size_t k;
   if (!(direct < HUGE_VAL)) return 0;
-  for (k = a; k < b; k++) old += leg(P, k, k + 1);
+  if (P->sum != NULL)
+    old = P->sum[b] - P->sum[a];
+  else
+    for (k = a; k < b; k++) old += leg(P, k, k + 1);
   return direct <= old * (1.0 + 1e-9);
 }
 
 int astar_smooth(const astar_grid *g, int unit, int size, const int32_t *xy,
-                 size_t n, int32_t *out, size_t *nout, size_t *bad) {
+                 size_t n, int32_t *out, size_t *nout, size_t *bad,
+                 double *sum) {
   astar_layer L;
   pull P;
   size_t a, k, m = 0;
@@ -186,12 +191,17 @@ int astar_smooth(const astar_grid *g, int unit, int size, const int32_t *xy,
   P.L = &L;
   P.flat = astar__flat_heights(g, unit);
   P.xy = xy;
+  P.sum = NULL;
+  if (sum != NULL && n > 0) sum[0] = 0.0;
   for (k = 0; k + 1 < n; k++) {
-    if (!(leg(&P, k, k + 1) < HUGE_VAL)) {
+    double c = leg(&P, k, k + 1);
+    if (!(c < HUGE_VAL)) {
       *bad = k;
       return ASTAR_EINVAL;
     }
+    if (sum != NULL) sum[k + 1] = sum[k] + c;
   }
+  P.sum = sum;
   if (n == 0) return ASTAR_OK;
   /* greedy: from each kept waypoint, the farthest one it may pull to,
    * found by doubling then bisecting (a few walks per leg, not one per
