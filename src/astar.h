@@ -673,13 +673,13 @@ int astar_zone_size_size(const astar_grid *g, int unit, int size, uint32_t id,
 /* Line of sight between the centres of tiles (x0, y0) and (x1, y1) for an
  * s x s unit of class unit (its layer prepared): every tile whose inside
  * the segment crosses, both ends included, is passable to the layer, and
- * where the segment passes exactly through a tile corner the diagonal rule
- * of the grid decides, as for a diagonal step: no corner cutting (and
- * 4-way) needs both tiles it grazes passable, one_free one of them, always
- * none.  So every legal step is in line of sight, and the answer is the
- * same both ways.  Returns 1, 0 with *bx, *by the first tile from (x0, y0)
- * that blocks (at a corner, the grazed tile beside the x step first), or
- * a negative status (EPREPARE, EINVAL: undefined unit, hex grid). */
+ * where the segment passes exactly through a tile corner it may touch a
+ * blocked tile there but not squeeze between two blocked tiles that meet
+ * only at that corner (with the diagonal rule "always", it may).  Every
+ * legal step is in line of sight, and the answer is the same both ways.
+ * Returns 1, 0 with *bx, *by the first tile from (x0, y0) that blocks (at
+ * a squeeze, the blocked tile beside the x step), or a negative status
+ * (EPREPARE, EINVAL: undefined unit, hex grid). */
 int astar_line_of_sight(const astar_grid *g, int unit, int size, int32_t x0,
                         int32_t y0, int32_t x1, int32_t y1, int32_t *bx,
                         int32_t *by);

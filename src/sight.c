@@ -5,10 +5,13 @@
  * crosses (a supercover walk in exact integer arithmetic): the next
  * crossing is of a vertical grid line, of a horizontal one, or of both at
  * once, through a tile corner.  Every tile entered must be passable to the
- * layer; at a corner the two tiles the line only grazes are judged by the
- * grid's diagonal rule, as a diagonal step is: so every legal step is in
- * line of sight, and a line and its reverse get the same answer.  A line
- * between tile centres never runs along a grid line.
+ * layer.  Through a tile corner the line only grazes the two other tiles
+ * there: it may touch a blocked tile's corner, but not squeeze between two
+ * blocked tiles that touch only at that corner (unless the grid's
+ * diagonal rule is "always", which lets steps squeeze too).  This is the
+ * any-angle benchmarks' rule (../shared/maps-anyangle/README.md); it
+ * admits every legal step, and a line and its reverse get the same
+ * answer.  A line between tile centres never runs along a grid line.
  *
  * For an s x s unit the layer is its "clearance >= s" one (clearance.c):
  * its top-left tile's centre follows the line while an (s-1) x (s-1)
@@ -64,8 +67,7 @@ static int walk(const sight *S, int32_t x0, int32_t y0, int32_t x1,
     } else { /* through a corner: the two grazed tiles */
       uint32_t a = (uint32_t)((int32_t)i + sx), b = (uint32_t)((int32_t)i + sy);
       int pa = astar__bit(bits, a), pb = astar__bit(bits, b);
-      if (S->rule == ASTAR_DIAG_ONE_FREE ? !(pa | pb)
-                                         : S->rule != ASTAR_DIAG_ALWAYS && !(pa & pb)) {
+      if (S->rule != ASTAR_DIAG_ALWAYS && !(pa | pb)) {
         *block = pa ? b : a;
         return 0;
       }
