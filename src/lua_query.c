@@ -426,6 +426,8 @@ static void read_options(lua_State *L, int arg, const char *fname,
   double w;
   int i;
 
+  /* the unit's size (every query that reads options takes it) */
+  q->size = la_size_option(L, arg, fname, g);
   /* costs */
   Q->tile = la_typed_option(L, arg, fname, "tile_cost", LUA_TFUNCTION);
   Q->move = la_typed_option(L, arg, fname, "move_cost", LUA_TFUNCTION);
@@ -512,7 +514,6 @@ static void run_query(lua_State *L, const char *fname, lq_query *Q) {
     q->weight = la_number(L, 6, fname, "weight", 1.0, 1e9,
                           "a number in [1, 1e+09]", 1.0);
     q->unit = lt_unit_option(L, 6, fname, 1);
-    q->size = la_size_option(L, 6, fname, &ud->g);
     lua_getfield(L, 6, "zones");
     if (!lua_isnil(L, -1)) {
       char buf[64];
