@@ -79,10 +79,10 @@ static int g_line_of_sight(lua_State *L) {
 static const char *const smooth_keys[] = {"unit", "size", NULL};
 
 /* One coordinate of the path at arg: path[k] (1-based), in 1..hi. */
-static int32_t path_coord(lua_State *L, int arg, lua_Integer k, int32_t hi) {
+static int32_t path_coord(lua_State *L, int arg, int k, int32_t hi) {
   char buf[64];
   double v;
-  lua_rawgeti(L, arg, (int)k);
+  lua_rawgeti(L, arg, k);
   v = (double)lua_tonumber(L, -1); /* 0 for a non-number: checked below */
   if (v >= 1 && v <= hi && v == (double)(int32_t)v &&
       lua_type(L, -1) == LUA_TNUMBER) {
@@ -91,11 +91,11 @@ static int32_t path_coord(lua_State *L, int arg, lua_Integer k, int32_t hi) {
   }
   v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
   if (!(v == floor(v)) || isinf(v))
-    la_error(L, arg, "smooth", "path[%d] must be an integer, got %s", (int)k,
+    la_error(L, arg, "smooth", "path[%d] must be an integer, got %s", k,
              la_describe(L, -1, buf, sizeof buf));
   if (v < 1 || v > hi)
     la_error(L, arg, "smooth", "path[%d] (%s of waypoint %d) out of range "
-             "1..%d, got %s", (int)k, k % 2 ? "x" : "y", (int)((k + 1) / 2),
+             "1..%d, got %s", k, k % 2 ? "x" : "y", (k + 1) / 2,
              (int)hi, la_describe(L, -1, buf, sizeof buf));
   lua_pop(L, 1);
   return (int32_t)v - 1;
@@ -126,7 +126,7 @@ static int g_smooth(lua_State *L) {
   if (len % 2 != 0)
     la_error(L, 2, fname, "path must be a flat list of x, y pairs, got %d "
              "numbers", (int)len);
-  if (len > INT_MAX / 2)
+  if (len > INT_MAX / 2 - 2)
     la_error(L, 2, fname, "path too long");
   n = (size_t)(len / 2);
   /* scratch owned by Lua: an error cannot leak it */
@@ -134,8 +134,9 @@ static int g_smooth(lua_State *L) {
                                                        2 * sizeof(int32_t)));
   xy = (int32_t *)(void *)(sum + (n > 0 ? n : 1));
   for (k = 0; k < n; k++) {
-    xy[2 * k] = path_coord(L, 2, (lua_Integer)(2 * k + 1), ud->g.width);
-    xy[2 * k + 1] = path_coord(L, 2, (lua_Integer)(2 * k + 2), ud->g.height);
+    int j = 2 * (int)k; /* n <= INT_MAX / 4 */
+    xy[2 * k] = path_coord(L, 2, j + 1, ud->g.width);
+    xy[2 * k + 1] = path_coord(L, 2, j + 2, ud->g.height);
   }
   g = lg_core(L, ud, fname);
   no_hex(L, g, fname);
@@ -168,7 +169,7 @@ static int g_smooth(lua_State *L) {
     lua_rawseti(L, -2, (int)(2 * k + 2));
   }
   if (t == LUA_TTABLE) { /* what is left of an older, longer list */
-    lua_Integer i = (lua_Integer)(2 * nout);
+    lua_Integer i = (lua_Integer)nout * 2;
     while (i < INT_MAX) {
       lua_rawgeti(L, -1, (int)++i);
       if (lua_isnil(L, -1)) {

@@ -111,13 +111,22 @@ double astar__leg_cost(const astar_grid *G, const astar_layer *L,
   float top;
   sight S;
   if (dx == 0 && dy == 0) return 0.0;
+  sight_init(&S, G, L, flat);
   if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1) { /* one step */
     int d = step_dir(dx, dy);
-    if (!(L->moves[i0] & (1u << d))) return HUGE_VAL;
-    return astar__step_cost(G, L, i0, (uint32_t)((int32_t)i0 + G->offset[d]),
-                            (unsigned)d);
+    /* a legal step, or a diagonal past one blocked corner (in sight, on
+       level ground): what the grid charges for that step */
+    if (!(L->moves[i0] & (1u << d)) &&
+        (G->diagonal == ASTAR_DIAG_HEX || d < 4 ||
+         !walk(&S, x0, y0, x1, y1, &top, &block)))
+      return HUGE_VAL;
+    return G->step_length[d] * (double)L->cost[(uint32_t)((int32_t)i0 +
+                                                          G->offset[d])] +
+           (L->height != NULL
+                ? astar__climb_cost(L, i0,
+                                    (uint32_t)((int32_t)i0 + G->offset[d]))
+                : 0.0);
   }
-  sight_init(&S, G, L, flat);
   if (!walk(&S, x0, y0, x1, y1, &top, &block)) return HUGE_VAL;
   return sqrt((double)dx * dx + (double)dy * dy) * G->cardinal_length *
          (double)top;

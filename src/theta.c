@@ -19,6 +19,10 @@
  * the open list when that makes it dearer than its key said (so every node
  * is expanded at its true cost, and the 8-way bound holds for it too).
  *
+ * Its neighbours are the steps in line of sight: the grid's legal steps,
+ * and the diagonals past one blocked corner (a line may touch a corner),
+ * so a path may slip diagonally into a one-tile door as a line may.
+ *
  * Parents: an open node's parent rides in its heap entry (aux), a closed
  * node's in heap_pos (as under JPS); g per tile in the context's gf.  The
  * path walk follows the parents: it gives the waypoints.
@@ -104,6 +108,28 @@ static double leg_bound(const theta *T, uint32_t a, uint32_t b) {
   return len * (double)T->L->cost[b];
 }
 
+/* The steps out of tile i that are in line of sight (sight.c): the
+ * layer's own, plus the diagonals past one blocked corner, which a line
+ * may touch.  (No height rule here: the capability table refuses them.) */
+static unsigned sight_moves(const theta *T, uint32_t i) {
+  const astar_grid *G = T->G;
+  const uint64_t *b = T->L->passable;
+  uint32_t s = T->stride;
+  unsigned m = T->L->moves[i], n, e, so, w;
+  if (G->diagonal == ASTAR_DIAG_ALWAYS || G->diagonal == ASTAR_DIAG_ONE_FREE)
+    return m;
+  n = (unsigned)astar__bit(b, i - s);
+  e = (unsigned)astar__bit(b, i + 1);
+  so = (unsigned)astar__bit(b, i + s);
+  w = (unsigned)astar__bit(b, i - 1);
+  m |= n << ASTAR_N | e << ASTAR_E | so << ASTAR_S | w << ASTAR_W;
+  m |= ((unsigned)astar__bit(b, i - s + 1) & (n | e)) << ASTAR_NE;
+  m |= ((unsigned)astar__bit(b, i + s + 1) & (so | e)) << ASTAR_SE;
+  m |= ((unsigned)astar__bit(b, i + s - 1) & (so | w)) << ASTAR_SW;
+  m |= ((unsigned)astar__bit(b, i - s - 1) & (n | w)) << ASTAR_NW;
+  return m;
+}
+
 static int closed(const theta *T, uint32_t i) {
   uint32_t st = T->s->stamp[i];
   return (st & ASTAR__STAMP_GEN) == T->tag && (st & ASTAR__STAMP_CLOSED);
@@ -156,7 +182,7 @@ int astar__theta(astar__run *R) {
       double best = HUGE_VAL, c = leg(&T, p, u);
       uint32_t bp = p;
       if (c < HUGE_VAL) best = T.g[p] + c;
-      m = L->moves[u];
+      m = sight_moves(&T, u);
       while (m) {
         unsigned d = astar__lowest_bit(m);
         uint32_t nb = (uint32_t)((int32_t)u + G->offset[d]);
@@ -188,7 +214,7 @@ int astar__theta(astar__run *R) {
     }
     if (q->max_nodes != 0 && expanded >= q->max_nodes) break;
     pp = p;
-    m = L->moves[u];
+    m = sight_moves(&T, u);
     while (m) {
       unsigned d = astar__lowest_bit(m);
       uint32_t v = (uint32_t)((int32_t)u + G->offset[d]), aux = u;
