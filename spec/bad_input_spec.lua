@@ -341,12 +341,12 @@ for _, fname in ipairs({ "find_path", "next_step" }) do
     return call(g, { algorithm = "a*" })
   end, exact(6, fname, "algorithm must be one of 'auto', 'astar', 'jps', "
     .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
-    .. "'bidirectional', 'bidirectional_bfs', got 'a*'"))
+    .. "'bidirectional', 'bidirectional_bfs', 'theta', 'lazy_theta', got 'a*'"))
   case(fname .. ": algorithm = 2", function(g)
     return call(g, { algorithm = 2 })
   end, exact(6, fname, "algorithm must be one of 'auto', 'astar', 'jps', "
     .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
-    .. "'bidirectional', 'bidirectional_bfs', got 2"))
+    .. "'bidirectional', 'bidirectional_bfs', 'theta', 'lazy_theta', got 2"))
   case(fname .. ": algorithm = 'JPS'", function(g)
     return call(g, { algorithm = "JPS" })
   end, prefix(6, fname) .. "algorithm .*'JPS'%)$")
@@ -1294,10 +1294,10 @@ describe("bad query options", function()
   local CASES = {
     { { algorithm = "jump" }, "algorithm must be one of 'auto', 'astar', "
       .. "'jps', 'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
-    .. "'bidirectional', 'bidirectional_bfs', got 'jump'" },
+    .. "'bidirectional', 'bidirectional_bfs', 'theta', 'lazy_theta', got 'jump'" },
     { { algorithm = 1 }, "algorithm must be one of 'auto', 'astar', 'jps', "
       .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
-    .. "'bidirectional', 'bidirectional_bfs', got 1" },
+    .. "'bidirectional', 'bidirectional_bfs', 'theta', 'lazy_theta', got 1" },
     { { ties = "smaller_g" }, "ties must be one of 'larger_g', 'straight', "
       .. "'random', got 'smaller_g'" },
     { { seed = -1 }, "seed must be an integer in [0, 9007199254740991], got -1" },

@@ -68,7 +68,14 @@ enum {
                          default ASTAR_IDA_DEFAULT_NODES */
   ASTAR_ALGO_BIDIR = 8, /* bidirectional A* (Dijkstra with the zero
                            heuristic): two searches that meet; optimal */
-  ASTAR_ALGO_BIDIR_BFS = 9 /* bidirectional breadth-first: fewest steps */
+  ASTAR_ALGO_BIDIR_BFS = 9, /* bidirectional breadth-first: fewest steps */
+  /* Any-angle (theta.c): paths of straight legs between tile centres,
+   * each leg in line of sight (astar_line_of_sight); the path walk gives
+   * the waypoints, not every tile.  Euclidean leg costs (see
+   * astar_leg_cost).  Not optimal (the exact any-angle optimum bends at
+   * tile corners), never dearer than the 8-way optimum. */
+  ASTAR_ALGO_THETA = 10, /* Theta*: a line-of-sight test per neighbour */
+  ASTAR_ALGO_LAZY_THETA = 11 /* Lazy Theta*: one test per expansion */
 };
 #define ASTAR_IDA_DEFAULT_NODES 1000000u
 
@@ -156,6 +163,30 @@ typedef struct astar_zones {
   int stale;
 } astar_zones;
 
+/* Clearance (clearance.c): for each tile, the side of the largest square
+ * of tiles, anchored at its top-left corner on that tile, that a layer can
+ * enter (0 on tiles it cannot enter; capped at 255), 1 byte per tile, made
+ * on first use and kept up to date by tile edits.  An s x s unit's own
+ * layer ("sized") is the tiles of clearance >= s with their move masks
+ * (the grid's diagonal rule applied to the footprint), JPS column bits and
+ * zones: a grid of its own, which the engines read as any other layer. */
+#define ASTAR_MAX_SIZE 255
+typedef struct astar_sized {
+  struct astar_sized *next;
+  int size;                 /* 2 .. ASTAR_MAX_SIZE */
+  int stale;                /* rebuilt (O(tiles)) at the next prepare */
+  uint8_t *moves;
+  uint64_t *passable;
+  uint64_t *passable_t;     /* column-major copy, where JPS can run */
+  astar_zones zones;
+} astar_sized;
+
+typedef struct astar_clearance {
+  uint8_t *value;           /* NULL: not made yet */
+  int stale;                /* recomputed (O(tiles)) at the next prepare */
+  astar_sized *sized;       /* the sizes asked for so far */
+} astar_clearance;
+
 typedef struct astar_unit {
   float table[ASTAR_TERRAINS]; /* terrain -> multiplier; 0 = impassable */
   double climb, descend;       /* extra cost per unit of rise / of drop */
@@ -174,6 +205,7 @@ typedef struct astar_unit {
   astar_min min;
   astar_range range;
   astar_zones zones; /* used while the unit has its own layers */
+  astar_clearance clear; /* used while the unit has its own layers */
 } astar_unit;
 
 /* What a search reads for one unit class.  height is NULL unless the unit
@@ -249,6 +281,7 @@ typedef struct astar_grid {
   astar_zones zones;      /* zones of the grid's own layer (unit 0 and every
                              unit without layers of its own) */
   uint64_t version;       /* edit counter: every edit adds 1 */
+  astar_clearance clear;  /* clearance of the grid's own layer */
   struct astar__zscratch *zscratch; /* flood scratch of zone repairs
                              (zones.c), made at the first repair */
   astar_alloc_fn alloc;
@@ -429,6 +462,10 @@ typedef struct astar_query {
   /* 1: do not consult (nor build) the zones; the search then floods the
    * start's whole region when the goal is unreachable. */
   int no_zones;
+  /* 0 or 1: a one-tile unit; s > 1: the path of the top-left tile of an
+   * s x s unit whose whole footprint stays on tiles the unit class can
+   * enter (the "clearance >= s" layer, made by astar_grid_prepare_size). */
+  int size;
 } astar_query;
 
 typedef struct astar_result {
@@ -491,6 +528,7 @@ typedef struct astar_search {
   int last_outcome;
   uint32_t explored_tag, explored_tag_b; /* 0: nothing to list */
   uint64_t map_version;     /* the map's edit counter when it began */
+  int last_waypoints;       /* the path walk follows parents (any-angle) */
 } astar_search;
 
 enum { ASTAR_SEARCH_IDLE = 0, ASTAR_SEARCH_RUNNING, ASTAR_SEARCH_DONE };
@@ -557,7 +595,8 @@ enum {
   ASTAR_REFUSE_HEURISTIC,   /* JPS: only the default heuristic */
   ASTAR_REFUSE_WEIGHT,      /* weight 1 only */
   ASTAR_REFUSE_UNIFORM,     /* JPS: uniform tile costs */
-  ASTAR_REFUSE_PREPARE      /* JPS: the unit's layers are not prepared */
+  ASTAR_REFUSE_PREPARE,     /* JPS: the unit's layers are not prepared */
+  ASTAR_REFUSE_SQUARE       /* any-angle: a square grid (not hex) */
 };
 int astar_query_refusal(const astar_grid *g, const astar_query *q);
 
@@ -605,5 +644,60 @@ int astar_zone_size(const astar_grid *g, int unit, uint32_t id,
                     uint32_t *size);
 /* Marks the unit's zones for a full relabel at the next prepare. */
 int astar_zones_invalidate(astar_grid *g, int unit);
+
+/* ---- clearance and large units (clearance.c) ---- */
+
+/* Prepare for an s x s unit of class unit (size 0 or 1: astar_grid_prepare):
+ * the unit's layers, its clearance and its "clearance >= size" layer (with
+ * ASTAR_PREPARE_ZONES its zones).  With ASTAR_PREPARE_CLEARANCE the
+ * clearance values alone are made (for astar_grid_clearance).  EINVAL for
+ * an undefined unit or a size outside 0..ASTAR_MAX_SIZE. */
+#define ASTAR_PREPARE_CLEARANCE 2u
+int astar_grid_prepare_size(astar_grid *g, int unit, int size, unsigned what);
+/* The clearance of tile (x, y) for unit (EPREPARE when not made). */
+int astar_grid_clearance(const astar_grid *g, int unit, int32_t x, int32_t y,
+                         int *value);
+/* What a search of an s x s unit reads (astar_grid_layer for size <= 1). */
+int astar_grid_layer_size(const astar_grid *g, int unit, int size,
+                          astar_layer *out);
+/* Zone queries of the s x s unit's layer (size <= 1: the plain ones). */
+int astar_zone_of_size(const astar_grid *g, int unit, int size, int32_t x,
+                       int32_t y, uint32_t *zone);
+int astar_zone_count_size(const astar_grid *g, int unit, int size,
+                          uint32_t *count);
+int astar_zone_size_size(const astar_grid *g, int unit, int size, uint32_t id,
+                         uint32_t *tiles);
+
+/* ---- line of sight and smoothing (sight.c) ---- */
+
+/* Line of sight between the centres of tiles (x0, y0) and (x1, y1) for an
+ * s x s unit of class unit (its layer prepared): every tile whose inside
+ * the segment crosses, both ends included, is passable to the layer, and
+ * where the segment passes exactly through a tile corner it may touch a
+ * blocked tile there but not squeeze between two blocked tiles that meet
+ * only at that corner (with the diagonal rule "always", it may).  Every
+ * legal step is in line of sight, and the answer is the same both ways.
+ * Returns 1, 0 with *bx, *by the first tile from (x0, y0) that blocks (at
+ * a squeeze, the blocked tile beside the x step), or a negative status
+ * (EPREPARE, EINVAL: undefined unit, hex grid). */
+int astar_line_of_sight(const astar_grid *g, int unit, int size, int32_t x0,
+                        int32_t y0, int32_t x1, int32_t y1, int32_t *bx,
+                        int32_t *by);
+/* Legs (smooth, any-angle search): one step of the grid costs what a
+ * search pays for it; a longer leg in line of sight costs its Euclidean
+ * length (in cardinal lengths) times the dearest tile it enters (its
+ * start tile not counted); for a unit with a height rule a longer leg
+ * must stay on tiles of its start's height. */
+/* String pulling: xy holds n waypoints (x, y pairs, 0-based, in range);
+ * out (room for n pairs; may be xy) gets the smoothed ones, *nout their
+ * count.  Each leg is in line of sight and costs at most what the legs it
+ * replaces cost (as above, 1e-9 relative slack).  sum: scratch for n
+ * doubles (the input's running cost), or NULL (slower: sums again).
+ * Returns ASTAR_OK, EINVAL with *bad = k when leg k -> k + 1 of the input
+ * may not be taken (blocked, or not a legal step), EPREPARE, or EINVAL
+ * on a hex grid. */
+int astar_smooth(const astar_grid *g, int unit, int size, const int32_t *xy,
+                 size_t n, int32_t *out, size_t *nout, size_t *bad,
+                 double *sum);
 
 #endif

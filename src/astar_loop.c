@@ -566,7 +566,7 @@ static int zones_exit(const astar_grid *G, const astar_query *q,
       q->no_main_goal || q->leave_blocked_start || q->next_to_blocked_goal)
     return ASTAR_OK;
   if (!astar__bit(passable, a) || !astar__bit(passable, b)) return ASTAR_OK;
-  return astar__zones_apart(G, q->unit, a, b, apart);
+  return astar__zones_apart_size(G, q->unit, q->size, a, b, apart);
 }
 
 
@@ -578,7 +578,7 @@ int astar__loop_start(astar__run *S) {
   int st, mode = 0, opts, apart = 0;
 
   opts = uses_options(q);
-  if ((st = astar_grid_layer(G, q->unit, &S->L)) != ASTAR_OK) return st;
+  if ((st = astar_grid_layer_size(G, q->unit, q->size, &S->L)) != ASTAR_OK) return st;
   S->best = UINT32_MAX;
   S->best_d = S->best_g = HUGE_VAL;
   if (!astar__bit(S->L.passable, S->start) && !q->leave_blocked_start) {

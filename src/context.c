@@ -197,6 +197,9 @@ int astar__context_more(astar_search *s, int bidir) {
     s->more = m;
   }
   if (!bidir) return ASTAR_OK;
+  if (m->gf == NULL && (m->gf = ctx_alloc(s, n, sizeof(double))) == NULL)
+    return ASTAR_ENOMEM;
+  if (bidir == 2) return ASTAR_OK; /* any-angle search: g per tile */
   if (m->stamp_b == NULL) {
     if ((m->stamp_b = ctx_alloc(s, n, sizeof(uint32_t))) == NULL)
       return ASTAR_ENOMEM;
@@ -251,6 +254,10 @@ uint32_t astar_path_last(const astar_search *s) { return s->last_goal; }
 
 int astar_path_prev(const astar_search *s, uint32_t *node) {
   if (s->last_outcome != ASTAR_FOUND || *node == s->last_start) return 0;
+  if (s->last_waypoints) { /* any-angle: a closed node's parent */
+    *node = s->heap_pos[*node];
+    return 1;
+  }
   *node = (uint32_t)((int32_t)*node - s->offset[s->stamp[*node] & ASTAR__STAMP_DIR]);
   return 1;
 }

@@ -80,7 +80,7 @@ int astar__engine_setup(astar__run *R) {
   const astar_query *q = &R->q;
   astar_result *r = &R->r;
   int st;
-  if ((st = astar_grid_layer(G, q->unit, &R->L)) != ASTAR_OK) return st;
+  if ((st = astar_grid_layer_size(G, q->unit, q->size, &R->L)) != ASTAR_OK) return st;
   if (!astar__bit(R->L.passable, R->start)) {
     r->outcome = ASTAR_START_BLOCKED;
     return 1;

@@ -46,7 +46,10 @@ static const unsigned takes[] = {
     /* BIDIR */ TAKES_MAX_NODES | TAKES_HEIGHTS | TAKES_HEURISTIC |
         TAKES_ANY_MAP,
     /* BIDIR_BFS */ TAKES_MAX_NODES | TAKES_HEIGHTS | TAKES_HEURISTIC |
-        TAKES_ANY_MAP};
+        TAKES_ANY_MAP,
+    /* THETA */ TAKES_MAX_NODES | TAKES_ANY_MAP,
+    /* LAZY_THETA */ TAKES_MAX_NODES | TAKES_ANY_MAP};
+#define LAST_ALGO ASTAR_ALGO_LAZY_THETA
 
 static int unit_has_heights(const astar_grid *G, int unit) {
   const astar_unit *u = unit > 0 && unit < ASTAR_MAX_UNITS ? G->units[unit]
@@ -56,9 +59,11 @@ static int unit_has_heights(const astar_grid *G, int unit) {
 
 int astar_query_refusal(const astar_grid *G, const astar_query *q) {
   unsigned t;
-  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BIDIR_BFS)
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > LAST_ALGO)
     return ASTAR_REFUSE_NONE; /* query_ok refuses it */
   t = takes[q->algorithm];
+  if (q->algorithm >= ASTAR_ALGO_THETA && G->diagonal == ASTAR_DIAG_HEX)
+    return ASTAR_REFUSE_SQUARE;
   if (!(t & TAKES_ANY_MAP)) {
     if (!astar__jps_movement(G)) {
       if (G->diagonal != ASTAR_DIAG_BOTH_FREE) return ASTAR_REFUSE_MOVEMENT;
@@ -79,7 +84,7 @@ int astar_query_refusal(const astar_grid *G, const astar_query *q) {
   if (!(t & TAKES_WEIGHT) && q->weight != 1.0) return ASTAR_REFUSE_WEIGHT;
   if (!(t & TAKES_ANY_MAP)) {
     astar__jps_layer J;
-    int st = astar__unit_jps_layer(G, q->unit, &J);
+    int st = astar__jps_layer_size(G, q->unit, q->size, &J);
     if (st == ASTAR_EPREPARE) return ASTAR_REFUSE_PREPARE;
     if (st != 1) return ASTAR_REFUSE_UNIFORM;
   }
@@ -96,8 +101,8 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
     return 0;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_ZERO) return 0;
   if (!(q->min_cost >= 0.0 && q->min_cost <= 3.5e38)) return 0;
-  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BIDIR_BFS)
-    return 0;
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > LAST_ALGO) return 0;
+  if (q->size < 0 || q->size > ASTAR_MAX_SIZE) return 0;
   if (!(q->weight >= 1.0 && q->weight <= 1e9)) return 0;
   if (q->ties < ASTAR_TIES_LARGER_G || q->ties > ASTAR_TIES_RANDOM) return 0;
   if (q->algorithm == ASTAR_ALGO_BEAM && q->beam_width < 1) return 0;
@@ -117,10 +122,10 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
 
 int astar_grid_prepared(const astar_grid *g, const astar_query *q) {
   astar_layer L;
-  int st = astar_grid_layer(g, q->unit, &L);
+  int st = astar_grid_layer_size(g, q->unit, q->size, &L);
   const astar_zones *z;
   if (st != ASTAR_OK) return 0;
-  if (!q->no_zones && ((z = astar__layer_zones(g, q->unit)) == NULL ||
+  if (!q->no_zones && ((z = astar__zones_size(g, q->unit, q->size)) == NULL ||
                        !astar__zones_ready(z)))
     return 0;
   if (q->algorithm == ASTAR_ALGO_AUTO || q->algorithm == ASTAR_ALGO_JPS) {
@@ -151,7 +156,10 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   s->state = ASTAR_SEARCH_IDLE;
   s->last_outcome = ASTAR_NO_PATH;
   s->explored_tag = s->explored_tag_b = 0;
-  if (q->algorithm >= ASTAR_ALGO_IDA) {
+  s->last_waypoints = 0;
+  if (q->algorithm >= ASTAR_ALGO_THETA) {
+    engine = ASTAR__ENGINE_THETA;
+  } else if (q->algorithm >= ASTAR_ALGO_IDA) {
     engine = q->algorithm == ASTAR_ALGO_IDA ? ASTAR__ENGINE_IDA
                                             : ASTAR__ENGINE_BIDIR;
   } else if (q->algorithm == ASTAR_ALGO_JPS) {
@@ -231,6 +239,7 @@ int astar_search_step(astar_search *s, const astar_grid *G,
   case ASTAR__ENGINE_LOOP: st = astar__loop_step(R, max_nodes); break;
   case ASTAR__ENGINE_JPS: st = astar__jps_step(R, max_nodes); break;
   case ASTAR__ENGINE_IDA: st = astar__ida(R); break;
+  case ASTAR__ENGINE_THETA: st = astar__theta(R); break;
   default: st = astar__bidir(R); break;
   }
   s->busy = 0;

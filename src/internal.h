@@ -9,10 +9,13 @@
  *   context.c                    the search context (astar_search)
  *   zones.c                      zone labels and their repair
  *   layer.c                      move masks, min/range, unit layers, prepare
+ *   clearance.c                  clearance, the layers of large units
  *   units.c                      terrain, heights, unit-class tables
  *   grid.c                       storage, edits, the edit counter
  *   text.c                       text maps, MovingAI header
- *   astar_loop.c, jps.c, ida.c, bidir.c   the engines
+ *   engine.c, sight.c            what the engines share; line of sight,
+ *                                leg costs, smoothing
+ *   astar_loop.c, jps.c, ida.c, bidir.c, theta.c   the engines
  *   find_path.c                  the front door: checks, capability table,
  *                                dispatch, begin/step
  */
@@ -175,7 +178,21 @@ const astar_zones *astar__layer_zones(const astar_grid *g, int unit);
 int astar__zones_apart(const astar_grid *g, int unit, uint32_t a,
                        uint32_t b, int *apart);
 
+uint32_t astar__zone_at(const astar_zones *z, uint32_t i); /* 0: none */
+
+/* ---- clearance.c ---- */
+static inline void astar__clearance_stale(astar_clearance *C) { C->stale = 1; }
+/* After tile (x, y) of a layer (bits, moves) opened or closed: its
+ * clearance and its sized layers, kept in step. */
+void astar__clearance_changed(astar_grid *g, astar_clearance *C,
+                              const uint64_t *bits, const uint8_t *moves,
+                              int oneway, int32_t x, int32_t y);
+void astar__clearance_release(astar_grid *g, astar_clearance *C);
+size_t astar__clearance_memory(const astar_grid *g, const astar_clearance *C);
+
 /* ---- layer.c ---- */
+int astar__make_columns(astar_grid *g, const uint64_t *passable,
+                        uint64_t **out);
 uint8_t astar__moves(const astar_grid *g, const uint64_t *bits, uint32_t i);
 uint8_t astar__height_filter(const astar_grid *g, const astar_unit *u,
                              uint32_t i, uint8_t moves);
@@ -214,6 +231,14 @@ typedef struct astar__jps_layer {
 /* Fills *J for a defined unit: 1 when every passable tile costs the same,
  * 0 when not, ASTAR_EPREPARE when the layer is not prepared. */
 int astar__unit_jps_layer(const astar_grid *g, int unit, astar__jps_layer *J);
+/* The same for an s x s unit (clearance.c; size <= 1: the plain one). */
+int astar__jps_layer_size(const astar_grid *g, int unit, int size,
+                          astar__jps_layer *J);
+/* The zones of the s x s unit's layer (NULL: undefined unit, or a sized
+ * layer not prepared) and whether two tiles lie in different ones. */
+const astar_zones *astar__zones_size(const astar_grid *g, int unit, int size);
+int astar__zones_apart_size(const astar_grid *g, int unit, int size,
+                            uint32_t a, uint32_t b, int *apart);
 
 /* ---- units.c: keeping the units' own layers in step with the grid's ---- */
 void astar__units_cost_changed(astar_grid *g, uint32_t i);
@@ -222,6 +247,14 @@ void astar__units_tile_changed(astar_grid *g, int32_t x, int32_t y,
 void astar__units_stale(astar_grid *g);
 void astar__units_release(astar_grid *g);
 size_t astar__units_memory(const astar_grid *g);
+
+/* ---- sight.c ---- */
+/* The cost of a leg (astar.h, "Legs"): HUGE_VAL when it may not be taken.
+ * flat: heights a longer leg must keep level on (astar__flat_heights). */
+double astar__leg_cost(const astar_grid *G, const astar_layer *L,
+                       const float *flat, int32_t x0, int32_t y0, int32_t x1,
+                       int32_t y1);
+const float *astar__flat_heights(const astar_grid *G, int unit);
 
 /* ---- context.c: the search context ---- */
 
@@ -279,7 +312,7 @@ int astar__grow_heap(astar_search *s);
 int astar__context_memo(astar_search *s);
 int astar__context_extra(astar_search *s, int depth, int count,
                          size_t targets, size_t set);
-int astar__context_more(astar_search *s, int bidir);
+int astar__context_more(astar_search *s, int bidir); /* 2: g only */
 /* Grows a buffer of the context. */
 int astar__context_grow(astar_search *s, void **p, size_t *cap, size_t need,
                         size_t elem);
@@ -378,7 +411,7 @@ typedef struct astar__run {
 } astar__run;
 
 enum { ASTAR__ENGINE_LOOP = 0, ASTAR__ENGINE_JPS, ASTAR__ENGINE_IDA,
-       ASTAR__ENGINE_BIDIR };
+       ASTAR__ENGINE_BIDIR, ASTAR__ENGINE_THETA };
 
 /* The engines.  *_start sets up the run after the front door's checks
  * (ASTAR_OK to search, 1 when R->r.outcome is known, or an error); *_step
@@ -392,6 +425,7 @@ int astar__jps_start(astar__run *R);
 int astar__jps_step(astar__run *R, uint32_t budget);
 int astar__ida(astar__run *R);
 int astar__bidir(astar__run *R);
+int astar__theta(astar__run *R);
 
 /* Shared by the engines: start/goal checks and the heuristic bound.
  * ASTAR_OK to search, 1 when R->r.outcome is known, or an error. */

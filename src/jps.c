@@ -287,7 +287,7 @@ int astar__jps_start(astar__run *R) {
   const astar_query *q = &R->q;
   double card, diag, c;
   int st, apart = 0;
-  if ((st = astar__unit_jps_layer(G, q->unit, &R->J)) < 0) return st;
+  if ((st = astar__jps_layer_size(G, q->unit, q->size, &R->J)) < 0) return st;
   if (!astar__bit(R->J.passable, R->start)) {
     R->r.outcome = ASTAR_START_BLOCKED;
     return 1;
@@ -297,7 +297,8 @@ int astar__jps_start(astar__run *R) {
     return 1;
   }
   if (!q->no_zones && R->start != R->goal) {
-    if ((st = astar__zones_apart(G, q->unit, R->start, R->goal, &apart)) !=
+    if ((st = astar__zones_apart_size(G, q->unit, q->size, R->start,
+                                        R->goal, &apart)) !=
         ASTAR_OK)
       return st;
     if (apart) { /* no_path, nothing expanded, no path to walk */

@@ -56,7 +56,7 @@ static const char *const query_keys[] = {
     "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
     "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
     "max_length", "max_nodes", "closest", "leave_blocked_start",
-    "next_to_blocked_goal", "stats", "explored", "zones", NULL};
+    "next_to_blocked_goal", "stats", "explored", "zones", "size", NULL};
 
 /* Algorithms by name: each one is a setting of the core's engine.  Add a
  * row to add a name (weight: the default weight it implies, 0 = 1). */
@@ -78,10 +78,13 @@ static const algorithm_row algorithms[] = {
     {"ida", ASTAR_ALGO_IDA, 0},
     {"bidirectional", ASTAR_ALGO_BIDIR, 0},
     {"bidirectional_bfs", ASTAR_ALGO_BIDIR_BFS, 0},
+    {"theta", ASTAR_ALGO_THETA, 0},
+    {"lazy_theta", ASTAR_ALGO_LAZY_THETA, 0},
     {NULL, 0, 0}};
 #define ALGORITHM_LIST                                                     \
   "'auto', 'astar', 'jps', 'dijkstra', 'bfs', 'greedy', 'weighted', "      \
-  "'beam', 'ida', 'bidirectional', 'bidirectional_bfs'"
+  "'beam', 'ida', 'bidirectional', 'bidirectional_bfs', 'theta', "         \
+  "'lazy_theta'"
 
 static const char *const tie_names[] = {"larger_g", "straight", "random",
                                         NULL};
@@ -310,6 +313,7 @@ static const char *refusal_words(int reason) {
   case ASTAR_REFUSE_HEURISTIC: return "the default heuristic";
   case ASTAR_REFUSE_WEIGHT: return "weight 1";
   case ASTAR_REFUSE_UNIFORM: return "uniform tile costs";
+  case ASTAR_REFUSE_SQUARE: return "a square grid (not hex)";
   default: return "its data prepared";
   }
 }
@@ -422,6 +426,8 @@ static void read_options(lua_State *L, int arg, const char *fname,
   double w;
   int i;
 
+  /* the unit's size (every query that reads options takes it) */
+  q->size = la_size_option(L, arg, fname, g);
   /* costs */
   Q->tile = la_typed_option(L, arg, fname, "tile_cost", LUA_TFUNCTION);
   Q->move = la_typed_option(L, arg, fname, "move_cost", LUA_TFUNCTION);
@@ -527,7 +533,9 @@ static void run_query(lua_State *L, const char *fname, lq_query *Q) {
 
   /* every argument read: now the map (no Lua code runs until the search) */
   g = lg_core(L, ud, fname);
-  lg_prepare(L, g, q->unit, q->no_zones ? 0u : ASTAR_PREPARE_ZONES, fname);
+  st = astar_grid_prepare_size(g, q->unit, q->size,
+                               q->no_zones ? 0u : ASTAR_PREPARE_ZONES);
+  if (st != ASTAR_OK) la_raise(L, st, fname);
   if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
     reason = astar_query_refusal(g, q);
     if (reason != ASTAR_REFUSE_NONE)

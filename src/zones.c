@@ -470,10 +470,11 @@ static int ready(const astar_grid *g, int unit, const astar_zones **out) {
   return ASTAR_OK;
 }
 
-static uint32_t zone_at(const astar_zones *z, uint32_t i) {
+uint32_t astar__zone_at(const astar_zones *z, uint32_t i) {
   uint32_t s = z->label[i];
   return s == 0 ? 0 : zroot(z, s);
 }
+#define zone_at astar__zone_at
 
 int astar_zone_of(const astar_grid *g, int unit, int32_t x, int32_t y,
                   uint32_t *zone) {

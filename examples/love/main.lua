@@ -1,7 +1,8 @@
 -- astar PathDemo: watch each search at work on the same map (after Bryan
 -- Stout's PathDemo).  Paint walls and terrain, drag the start and goal,
--- switch algorithm, heuristic, diagonal rule and unit class, and see the
--- explored tiles, the path, the zones and the statistics.
+-- switch algorithm, heuristic, diagonal rule, unit class and size, smooth
+-- the path or search any-angle, and see the explored tiles, the path, the
+-- zones and the statistics.
 --
 --   make && love examples/love                 (from the repository root)
 --   love examples/love --selftest shot.png     scripted check, used by CI
@@ -32,7 +33,7 @@ local view = require("view")
 
 local state = {
   query = { algorithm = "astar", heuristic = "default", weight = 2,
-            unit = "walker" },
+            unit = "walker", size = 1, shape = "grid" },
   diagonals = "no_corner_cut",
   brush = "wall",
   show_explored = true,
@@ -60,10 +61,11 @@ local function refresh_zones()
   state.zones = state.zones or {}
   for y = 1, h do
     for x = 1, w do
-      state.zones[(y - 1) * w + x] = grid:zone(x, y, state.query.unit)
+      state.zones[(y - 1) * w + x] = grid:zone(x, y, state.query.unit,
+        state.query.size)
     end
   end
-  state.zone_count = grid:zone_count(state.query.unit)
+  state.zone_count = grid:zone_count(state.query.unit, state.query.size)
 end
 
 -- Runs the search again; terrain: the map's tiles changed too.
@@ -157,6 +159,8 @@ local KEYS = {
   end,
   u = function() state.query.unit = cycle(names(scene.UNITS),
     state.query.unit) end,
+  s = function() state.query.size = cycle(scene.SIZES, state.query.size) end,
+  n = function() state.query.shape = cycle(scene.SHAPES, state.query.shape) end,
   e = function() state.show_explored = not state.show_explored end,
   z = function() state.show_zones = not state.show_zones end,
   ["["] = function() state.query.weight = math.max(1, state.query.weight - 0.25) end,
@@ -171,7 +175,8 @@ local KEYS = {
   space = function()
     local total = state.result.expanded or 0
     refresh(false)
-    if state.query.algorithm == "jps" then -- it takes no max_nodes
+    if state.query.algorithm == "jps" and state.query.shape ~= "any-angle" then
+      -- it takes no max_nodes
       state.result.note = "JPS cannot be cut short: nothing to replay"
     elseif total > 0 then
       state.anim = { k = 0, total = total }
@@ -232,6 +237,10 @@ function love.load(args)
         use_map = use_map, refresh = refresh, refresh_zones = refresh_zones,
         png = args[i + 1] or "pathdemo-selftest.png", examples = examples,
       })
+      return
+    elseif a == "--paths" then
+      require("selftest").paths(state, {
+        use_map = use_map, png = args[i + 1] or "paths.png" }, view)
       return
     end
   end

@@ -37,6 +37,11 @@ scene.ALGORITHMS = {
 scene.HEURISTICS = { "default", "octile", "manhattan", "chebyshev", "euclidean",
                      "zero" }
 scene.DIAGONALS = { "no_corner_cut", "one_free", "always", "never" }
+-- Unit sizes (an s x s unit: the path is its top-left tile's) and path
+-- shapes: the search's own tiles, those smoothed (grid:smooth), or an
+-- any-angle search (Lazy Theta*) instead of the chosen algorithm.
+scene.SIZES = { 1, 2, 3 }
+scene.SHAPES = { "grid", "smoothed", "any-angle" }
 
 local function read_file(path)
   local f, err = io.open(path, "rb")
@@ -105,7 +110,9 @@ function scene.load_maps(dir)
 end
 
 -- One search with everything the demo shows.  q: { algorithm, heuristic,
--- weight, unit, max_nodes }.  Returns a table: path (or nil), cost,
+-- weight, unit, size, shape, max_nodes }.  Returns a table: path (or nil,
+-- waypoints when smoothed or any-angle), tiles (the search's own path
+-- when smoothed), cost,
 -- expanded, generated, reason, explored (the explored table), us (time
 -- per query, when timing is asked for), error (a message when the search
 -- cannot run as asked, as with JPS on mixed costs).
@@ -115,6 +122,10 @@ function scene.search(map, q, explored, timing)
     max_nodes = q.max_nodes, explored = explored, stats = {},
   }
   if q.algorithm == "weighted" then opts.weight = q.weight end
+  if q.size and q.size > 1 then opts.size = q.size end
+  if q.shape == "any-angle" then
+    opts.algorithm, opts.heuristic, opts.weight = "lazy_theta", nil, nil
+  end
   local sx, sy, gx, gy = map.start[1], map.start[2], map.goal[1], map.goal[2]
   local ok, path, cost = pcall(map.grid.find_path, map.grid,
     sx, sy, gx, gy, opts)
@@ -125,6 +136,10 @@ function scene.search(map, q, explored, timing)
   local r = { path = path, expanded = opts.stats.expanded,
               generated = opts.stats.generated, explored = explored }
   if path then r.cost = cost else r.reason = cost end
+  if path and q.shape == "smoothed" then
+    r.tiles = path
+    r.path = map.grid:smooth(path, nil, { unit = q.unit, size = opts.size })
+  end
   if timing then
     opts.explored, opts.stats = nil, nil
     local runs, t0, now = 0, timing(), nil

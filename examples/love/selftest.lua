@@ -92,6 +92,63 @@ local function check_zones(state, hooks)
   state.query.unit = "walker"
 end
 
+-- Unit sizes and path shapes: for each size, the grid path's tiles all
+-- fit the unit (clearance), the smoothed path keeps every leg in sight and
+-- is not longer, and the any-angle path costs no more than the grid one.
+local function length(p)
+  local n = 0
+  for i = 3, #p, 2 do
+    n = n + math.sqrt((p[i] - p[i - 2]) ^ 2 + (p[i + 1] - p[i - 1]) ^ 2)
+  end
+  return n
+end
+
+local function check_natural(map)
+  local grid = map.grid
+  for _, size in ipairs(scene.SIZES) do
+    local q = { algorithm = "astar", heuristic = "default", unit = "walker",
+                size = size }
+    local r = {}
+    for _, shape in ipairs(scene.SHAPES) do
+      q.shape = shape
+      r[shape] = scene.search(map, q, {})
+      if r[shape].error then
+        fail("%s size %d %s: %s", map.key, size, shape, r[shape].error)
+        return
+      end
+    end
+    local g, sm, aa = r.grid, r.smoothed, r["any-angle"]
+    if not g.path then
+      print(("selftest %s size %d: no path (%s)"):format(map.key, size,
+        tostring(g.reason)))
+      if size == 1 then fail("%s: no path for size 1", map.key) end
+    else
+      for i = 1, #g.path, 2 do
+        if grid:clearance(g.path[i], g.path[i + 1], "walker") < size then
+          fail("%s size %d: tile (%d, %d) too narrow", map.key, size,
+            g.path[i], g.path[i + 1])
+        end
+      end
+      for i = 3, #sm.path, 2 do
+        if not grid:line_of_sight(sm.path[i - 2], sm.path[i - 1], sm.path[i],
+                                  sm.path[i + 1], "walker", size) then
+          fail("%s size %d: smoothed leg %d out of sight", map.key, size, i)
+        end
+      end
+      if length(sm.path) > length(g.path) + 1e-9 then
+        fail("%s size %d: smoothing made the path longer", map.key, size)
+      end
+      if not aa.path or aa.cost > g.cost * (1 + 1e-9) then
+        fail("%s size %d: any-angle cost %s above the grid's %.6f", map.key,
+          size, tostring(aa.cost), g.cost)
+      end
+      print(("selftest %s size %d grid=%.3f/%d smoothed=%d any-angle=%.3f/%d")
+        :format(map.key, size, g.cost, #g.path / 2, #sm.path / 2,
+          aa.cost or -1, aa.path and #aa.path / 2 or 0))
+    end
+  end
+end
+
 -- Drives the demo's own input handlers as a player would (every key,
 -- painting with every brush, dragging the start, an animation), drawing
 -- after each step; any Lua error is a failure.
@@ -107,7 +164,8 @@ local function exercise(state)
   end
   local keys = { "a", "a", "tab", "h", "h", "d", "d", "u", "u", "u", "e",
                  "z", "[", "]", "3", "space", "m", "z", "m", "2", "c", "r",
-                 "d", "d", "e" }
+                 "d", "d", "e", "s", "n", "space", "z", "s", "n", "space",
+                 "z", "s", "n" }
   for _, k in ipairs(keys) do
     step("key " .. k, love.keypressed, k)
     for _ = 1, 3 do step("update after " .. k, love.update, 0.25) end
@@ -188,6 +246,7 @@ function selftest.start(state, hooks)
   end
   if #state.maps < 2 then fail("the arena map did not load") end
   check_animation(state.maps[1])
+  for _, map in ipairs(state.maps) do check_natural(map) end
   hooks.use_map(1)
   check_zones(state, hooks)
   exercise(state)
@@ -222,6 +281,63 @@ function selftest.start(state, hooks)
     elseif love.timer.getTime() - started > 20 then
       fail("no screenshot after 20 s")
       love.event.quit(1)
+    end
+  end
+end
+
+-- `love examples/love --paths file.png`: the README's picture, the three
+-- paths of one query on the valley (uniform ground: every land tile
+-- road): 8-way A*, the same smoothed, and Lazy Theta*.
+function selftest.paths(state, hooks, view)
+  local map = state.maps[1]
+  local grid = map.grid
+  local w, h = grid:size()
+  for y = 1, h do -- uniform ground: all road, water and walls kept
+    for x = 1, w do
+      if not grid:is_blocked(x, y) and grid:get_terrain(x, y) ~= "water" then
+        grid:set_terrain(x, y, "road")
+      end
+    end
+  end
+  hooks.use_map(1)
+  local q = { algorithm = "astar", heuristic = "default", unit = "walker",
+              size = 1 }
+  local list, text = {}, {}
+  local styles = {
+    { "grid", { 0.95, 0.85, 0.30 }, "8-way A*" },
+    { "smoothed", { 0.35, 0.80, 1.00 }, "smoothed" },
+    { "any-angle", { 1.00, 0.40, 0.60 }, "Lazy Theta*" },
+  }
+  for _, st in ipairs(styles) do
+    q.shape = st[1]
+    local r = scene.search(map, q, {})
+    if not r.path then fail("paths: no %s path", st[1]) return end
+    list[#list + 1] = { path = r.path, colour = st[2] }
+    text[#text + 1] = { st[2], ("%s  length %.2f, %d waypoints"):format(
+      st[3], length(r.path), #r.path / 2) }
+  end
+  local frames = 0
+  function love.draw()
+    love.graphics.clear(0.11, 0.11, 0.14)
+    love.graphics.setColor(1, 1, 1)
+    love.graphics.draw(state.canvas, state.layout.x, state.layout.y)
+    view.draw_paths(list, state.layout)
+    local x = view.WIDTH - view.PANEL + 16
+    for i, t in ipairs(text) do
+      love.graphics.setColor(t[1])
+      love.graphics.rectangle("fill", x, 40 + i * 30, 18, 18)
+      love.graphics.setColor(0.9, 0.9, 0.9)
+      love.graphics.print(t[2], x + 28, 40 + i * 30)
+    end
+  end
+  function love.update()
+    frames = frames + 1
+    if frames == 3 then
+      love.graphics.captureScreenshot(function(img)
+        local bytes = save(img, hooks.png)
+        print(("paths %s bytes=%s"):format(hooks.png, tostring(bytes)))
+        love.event.quit(bytes and failures == 0 and 0 or 1)
+      end)
     end
   end
 end

@@ -146,20 +146,59 @@ local function centre(lay, x, y)
   return lay.x + (x - 0.5) * lay.size, lay.y + (y - 0.5) * lay.size
 end
 
-local function draw_path(path, lay)
+-- size: an s x s unit's path is its top-left tile's; drawn through the
+-- middle of its footprint.
+local function draw_path(path, lay, size, thin)
   if not path or #path < 4 then return end
-  local pts = {}
+  local pts, off = {}, ((size or 1) - 1) / 2
   for i = 1, #path, 2 do
-    local cx, cy = centre(lay, path[i], path[i + 1])
+    local cx, cy = centre(lay, path[i] + off, path[i + 1] + off)
     pts[#pts + 1], pts[#pts + 2] = cx, cy
   end
   love.graphics.setLineJoin("bevel")
+  if thin then -- the search's own tiles under a smoothed path
+    love.graphics.setColor(1, 1, 1, 0.45)
+    love.graphics.setLineWidth(math.max(1, lay.size * 0.1))
+    love.graphics.line(pts)
+    love.graphics.setLineWidth(1)
+    return
+  end
   love.graphics.setColor(0.05, 0.05, 0.08, 0.8)
   love.graphics.setLineWidth(lay.size * 0.45)
   love.graphics.line(pts)
   love.graphics.setColor(1, 1, 1)
   love.graphics.setLineWidth(lay.size * 0.22)
   love.graphics.line(pts)
+  love.graphics.setLineWidth(1)
+end
+
+-- Several paths in their own colours (the README's picture):
+-- list of { path = ..., colour = { r, g, b } }.
+function view.draw_paths(list, lay)
+  love.graphics.setLineJoin("bevel")
+  for _, p in ipairs(list) do
+    local pts = {}
+    for i = 1, #p.path, 2 do
+      local cx, cy = centre(lay, p.path[i], p.path[i + 1])
+      pts[#pts + 1], pts[#pts + 2] = cx, cy
+    end
+    love.graphics.setColor(0.05, 0.05, 0.08, 0.8)
+    love.graphics.setLineWidth(lay.size * 0.4)
+    love.graphics.line(pts)
+    set(p.colour)
+    love.graphics.setLineWidth(lay.size * 0.2)
+    love.graphics.line(pts)
+  end
+  love.graphics.setLineWidth(1)
+end
+
+-- The footprint of an s x s unit whose top-left tile is t.
+local function draw_footprint(lay, t, size, colour)
+  if size <= 1 then return end
+  set(colour)
+  love.graphics.setLineWidth(2)
+  love.graphics.rectangle("line", lay.x + (t[1] - 1) * lay.size,
+    lay.y + (t[2] - 1) * lay.size, size * lay.size, size * lay.size)
   love.graphics.setLineWidth(1)
 end
 
@@ -188,7 +227,11 @@ function view.draw_map(state, lay)
     set(OPEN)
     fill_tiles(r.explored.open or {}, lay, math.floor(lay.size * 0.3))
   end
-  draw_path(r.path, lay)
+  local size = state.query.size or 1
+  draw_path(r.tiles, lay, size, true)
+  draw_path(r.path, lay, size)
+  draw_footprint(lay, state.map.start, size, { 0.20, 0.75, 0.35 })
+  draw_footprint(lay, state.map.goal, size, { 0.90, 0.25, 0.25 })
   draw_marker(lay, state.map.start, { 0.20, 0.75, 0.35 }, "S")
   draw_marker(lay, state.map.goal, { 0.90, 0.25, 0.25 }, "G")
 end
@@ -227,12 +270,14 @@ function view.draw_panel(state)
   lines[#lines + 1] = line("diagonals  " .. state.diagonals)
   lines[#lines + 1] = line("unit  " .. q.unit .. (state.show_zones
     and ("    zones  %d"):format(state.zone_count or 0) or ""))
+  lines[#lines + 1] = line("size  " .. (q.size or 1) .. "    path  "
+    .. (q.shape or "grid"))
   lines[#lines + 1] = line("")
   if r.error then
     lines[#lines + 1] = line(r.error, WARN, "small")
   elseif r.path then
-    lines[#lines + 1] = line(("cost  %.2f   (%d tiles)"):format(r.cost,
-      #r.path / 2))
+    lines[#lines + 1] = line(("cost  %.2f   (%d %s)"):format(r.cost,
+      #r.path / 2, (q.shape or "grid") == "grid" and "tiles" or "waypoints"))
   else
     lines[#lines + 1] = line("no path: " .. tostring(r.reason), WARN)
   end
@@ -289,6 +334,7 @@ function view.draw_brushes(state, x, y)
     "right drag: grass     c: clear",
     "a / tab: algorithm    h: heuristic",
     "d: diagonals   u: unit   [ ]: weight",
+    "s: unit size   n: path grid/smoothed/any-angle",
     "e: explored   z: zones   space: animate",
     "m: next map   r: reset   p: screenshot",
   }
