@@ -55,6 +55,14 @@ astar_grid *lg_core(lua_State *L, lgrid *ud, const char *fname);
 /* Busy sections; leave frees a grid closed meanwhile. */
 void lg_enter(lgrid *ud);
 void lg_leave(lgrid *ud);
+/* The collector's view of memory it cannot see, for any object that
+ * holds some (grids, fields): lg_account reports that the object's bytes
+ * are now `now` (*reported: what it said last; growth steps the collector,
+ * which may run finalizers: call it last); lg_unaccount takes them back
+ * when the object frees them. */
+void lg_account(lua_State *L, struct lg_anchor *a, size_t *reported,
+                size_t now);
+void lg_unaccount(struct lg_anchor *a, size_t *reported);
 /* Tells the collector how much the grid's memory grew since last time
  * (a step of the collector: may run finalizers, so call it last). */
 void lg_report(lua_State *L, lgrid *ud);
