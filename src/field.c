@@ -222,7 +222,9 @@ static int run_heap(build *B, size_t n) {
         uint32_t w = (uint32_t)((int32_t)u - offset[d]);
         double ng;
         m &= m - 1;
-        if (!((moves[w] >> d) & 1u)) continue;
+        /* (a blocked tile keeps a move mask: only the passable move) */
+        if (!((moves[w] >> d) & 1u) || !astar__bit(B->L.passable, w))
+          continue;
         if ((s->stamp[w] & (ASTAR__STAMP_GEN | ASTAR__STAMP_CLOSED)) ==
             (B->tag | ASTAR__STAMP_CLOSED))
           continue;
@@ -292,7 +294,8 @@ static void run_levels(build *B, double g0, double step) {
         m &= m - 1;
         if (to) {
           v = (uint32_t)((int32_t)u - offset[d]);
-          if (!((moves[v] >> d) & 1u)) continue;
+          if (!((moves[v] >> d) & 1u) || !astar__bit(B->L.passable, v))
+            continue;
         } else {
           v = (uint32_t)((int32_t)u + offset[d]);
         }

@@ -6,8 +6,10 @@
 #include "compat.h"
 
 #define GRID_MT "astar.Grid"
-/* every function of the module gets the grid metatable as upvalue 1 and
- * lg_protect's trampoline as upvalue 2 */
+#define FIELD_MT "astar.Field"
+/* every function of the module gets the grid metatable as upvalue 1,
+ * lg_protect's trampoline as upvalue 2 and the field metatable as
+ * upvalue 3 */
 #define GRID_MT_UPVALUE lua_upvalueindex(1)
 #define PROTECT_UPVALUE lua_upvalueindex(2)
 
@@ -131,6 +133,10 @@ extern const luaL_Reg lg_grid_meta[];
 extern const luaL_Reg lq_grid_methods[]; /* lua_query.c */
 extern const luaL_Reg lt_grid_methods[]; /* lua_terrain.c */
 extern const luaL_Reg lz_grid_methods[]; /* lua_zones.c */
+extern const luaL_Reg lf_grid_methods[]; /* lua_field.c */
+extern const luaL_Reg lf_module_functions[];
+extern const luaL_Reg *const lf_field_methods;
+extern const luaL_Reg *const lf_field_meta;
 /* lua_grid.c: pushes a new empty grid (the module's metatable, its user
  * value with the names table at `names`) and sizes it (a Lua error names
  * argument warg when the size is too big). */
