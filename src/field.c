@@ -346,9 +346,7 @@ static int field_setup(build *B, astar_field *f, const astar_grid *G,
   f->ctx.stride = G->stride;
   memcpy(f->ctx.offset, G->offset, sizeof f->ctx.offset);
   B->tag = astar__next_generation(&f->ctx);
-  B->max_cost = q->max_cost > 0.0 || q->max_cost < 0.0 ? q->max_cost
-                                                       : HUGE_VAL;
-  if (q->max_cost != q->max_cost) B->max_cost = HUGE_VAL;
+  B->max_cost = q->max_cost == q->max_cost ? q->max_cost : HUGE_VAL;
   B->corners = CORNERS(G->diagonal);
   f->direction = q->direction;
   f->unit = q->unit;
