@@ -100,6 +100,7 @@ typedef struct build {
   double base;     /* the least start value: keys are g - base >= 0 */
   double max_cost;
   int corners;
+  int symmetric; /* every legal move's reverse is legal (no height limit) */
 } build;
 
 /* The tile callback's cost of tile v (0: closed), memoized per build. */
@@ -209,7 +210,34 @@ static int run_heap(build *B, size_t n) {
     if (n > 1) astar__heap_pop(s->heap, s->heap_pos, n, 0);
     n--;
     close_tile(B, u, g);
-    if (to) { /* the tiles with a move into u */
+    if (to && B->symmetric) { /* w -> u is legal when u -> w is */
+      if (fn) {
+        if ((st = tile_value(B, u, &cu)) != ASTAR_OK) return st;
+        if (!(cu > 0.0)) continue; /* nobody may enter u */
+      } else {
+        cu = (double)cost[u];
+      }
+      m = moves[u];
+      while (m) {
+        unsigned d = astar__lowest_bit(m);
+        uint32_t w = (uint32_t)((int32_t)u + offset[d]);
+        double ng;
+        m &= m - 1;
+        if ((s->stamp[w] & (ASTAR__STAMP_GEN | ASTAR__STAMP_CLOSED)) ==
+            (B->tag | ASTAR__STAMP_CLOSED))
+          continue;
+        if (fn && d >= 4) {
+          int ok;
+          if ((st = corner_ok(B, w, reverse_dir[d], &ok)) != ASTAR_OK)
+            return st;
+          if (!ok) continue;
+        }
+        ng = g + length[d] * cu;
+        if (B->L.height != NULL) ng += astar__climb_cost(&B->L, w, u);
+        if (ng > max_cost) continue;
+        if ((st = offer(B, &n, w, ng, d)) != ASTAR_OK) return st;
+      }
+    } else if (to) { /* the tiles with a move into u */
       if (fn) {
         if ((st = tile_value(B, u, &cu)) != ASTAR_OK) return st;
         if (!(cu > 0.0)) continue; /* nobody may enter u */
@@ -287,12 +315,12 @@ static void run_levels(build *B, double g0, double step) {
     if (gk > B->max_cost) break;
     for (; lo < hi; lo++) {
       uint32_t u = order[lo];
-      unsigned m = to ? dirs : moves[u];
+      unsigned m = to && !B->symmetric ? dirs : moves[u];
       while (m) {
         unsigned d = astar__lowest_bit(m);
         uint32_t v;
         m &= m - 1;
-        if (to) {
+        if (to && !B->symmetric) {
           v = (uint32_t)((int32_t)u - offset[d]);
           if (!((moves[v] >> d) & 1u) || !astar__bit(B->L.passable, v))
             continue;
@@ -348,6 +376,11 @@ static int field_setup(build *B, astar_field *f, const astar_grid *G,
   B->tag = astar__next_generation(&f->ctx);
   B->max_cost = q->max_cost == q->max_cost ? q->max_cost : HUGE_VAL;
   B->corners = CORNERS(G->diagonal);
+  {
+    const astar_unit *u = G->units[q->unit];
+    B->symmetric = u == NULL || !u->own || !astar__height_limited(u) ||
+                   G->heights == NULL;
+  }
   f->direction = q->direction;
   f->unit = q->unit;
   f->memo = q->tile_fn != NULL;

@@ -42,6 +42,7 @@ typedef struct lfield {
   void *alloc_ud;
   size_t held, reported;
   struct lg_anchor *anchor;
+  lgrid *grid;        /* the grid in the user value (kept alive by it) */
   int busy, closed;
   /* scratch of the goals and their values, grown as needed */
   int32_t *goals;
@@ -125,6 +126,7 @@ static lfield *lf_push(lua_State *L, int grid, int fn) {
   F->alloc = lua_getallocf(L, &F->alloc_ud);
   astar_field_init(&F->f, field_alloc, F);
   F->anchor = G != NULL ? G->anchor : NULL;
+  F->grid = G;
   lua_pushvalue(L, FIELD_MT_UPVALUE);
   lua_setmetatable(L, -2);
   lua_createtable(L, 0, 2);
@@ -143,6 +145,8 @@ static lfield *lf_push(lua_State *L, int grid, int fn) {
 /* Points the field at idx to a grid and a callback (raw sets on keys that
  * exist: nothing is allocated). */
 static void lf_rebind(lua_State *L, int idx, int grid, int fn) {
+  lfield *F = (lfield *)lua_touserdata(L, idx);
+  F->grid = lg_to_grid(L, grid);
   compat_getuservalue(L, idx);
   lua_pushliteral(L, "grid");
   lua_pushvalue(L, grid);
@@ -173,15 +177,12 @@ static void lf_report(lua_State *L, lfield *F) {
 }
 
 /* The field's grid, open and idle, prepared for the field's unit, with
- * its layer in *layer; the grid's userdata is pushed. */
-static lgrid *lf_grid(lua_State *L, int idx, lfield *F, const char *fname,
+ * its layer in *layer. */
+static lgrid *lf_grid(lua_State *L, lfield *F, const char *fname,
                       astar_layer *layer) {
-  lgrid *G;
+  lgrid *G = F->grid;
   astar_grid *g;
   int st;
-  lf_push_bound(L, idx);
-  lua_pop(L, 1);
-  G = lg_to_grid(L, -1);
   if (G == NULL) luaL_error(L, "%s: the field has no grid", fname);
   g = lg_core(L, G, fname);
   if (g->ntiles != F->f.ntiles)
@@ -485,8 +486,7 @@ static int f_flee(lua_State *L) {
   lf_push_bound(L, 1);
   grid = lua_gettop(L) - 1;
   fn = lua_type(L, -1) == LUA_TFUNCTION ? lua_gettop(L) : 0;
-  G = lf_grid(L, 1, S, "flee", &layer);
-  lua_pop(L, 1);
+  G = lf_grid(L, S, "flee", &layer);
   top = lua_gettop(L);
   lf_core(L, S, "flee");
   if (R != NULL) {
@@ -592,8 +592,7 @@ static int l_combine(lua_State *L) {
   fn = lua_type(L, -1) == LUA_TFUNCTION ? lua_gettop(L) : 0;
   if (rescan) {
     astar_layer layer;
-    G = lf_grid(L, grid - 1, lf[0], "combine", &layer);
-    lua_pop(L, 1);
+    G = lf_grid(L, lf[0], "combine", &layer);
   }
   top = lua_gettop(L);
   F = lf_push(L, grid, fn);
@@ -692,7 +691,7 @@ static int f_next_step(lua_State *L) {
   lgrid *G;
   double step = 0.0;
   lua_settop(L, 4);
-  G = lf_grid(L, 1, F, "next_step", &layer);
+  G = lf_grid(L, F, "next_step", &layer);
   lf_core(L, F, "next_step");
   if (!astar_field_has(&F->f, i)) {
     lua_pushnil(L);
@@ -810,7 +809,7 @@ static int f_path(lua_State *L) {
   lua_settop(L, 4);
   memset(&R, 0, sizeof R);
   R.F = F;
-  R.G = lf_grid(L, 1, F, "path", &R.layer);
+  R.G = lf_grid(L, F, "path", &R.layer);
   lf_core(L, F, "path");
   if (!astar_field_has(&F->f, i)) {
     lua_pushnil(L);
@@ -936,7 +935,7 @@ static int f_steps(lua_State *L) {
              la_describe(L, 2, buf, sizeof buf));
   R.n = (lua_Integer)(n / 2);
   R.F = F;
-  R.G = lf_grid(L, 1, F, "steps", &R.layer);
+  R.G = lf_grid(L, F, "steps", &R.layer);
   lf_core(L, F, "steps");
   if (lua_isnil(L, 3)) {
     lua_createtable(L, (int)n, 0);
@@ -967,8 +966,7 @@ static int f_directions(lua_State *L) {
   lua_settop(L, 1);
   n = (size_t)F->f.width * (size_t)F->f.height;
   out = (char *)lua_newuserdata(L, n > 0 ? n : 1); /* may run finalizers */
-  G = lf_grid(L, 1, F, "directions", &layer);
-  lua_pop(L, 1);
+  G = lf_grid(L, F, "directions", &layer);
   lf_core(L, F, "directions");
   for (y = 0; y < F->f.height; y++) {
     for (x = 0; x < F->f.width; x++) {
