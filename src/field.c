@@ -151,6 +151,8 @@ static int corner_ok(build *B, uint32_t u, unsigned d, int *ok) {
   return ASTAR_OK;
 }
 
+#define NOT_QUEUED UINT32_MAX /* heap_pos of a seed not on the heap yet */
+
 /* Offers ng to tile v (parent direction d): opens it or lowers its g. */
 static int offer(build *B, size_t *n, uint32_t v, double ng, unsigned d) {
   astar_search *s = &B->f->ctx;
@@ -160,7 +162,14 @@ static int offer(build *B, size_t *n, uint32_t v, double ng, unsigned d) {
   if ((sv & ASTAR__STAMP_GEN) == B->tag) {
     if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
     at = s->heap_pos[v];
-    if (ng >= s->heap[at].g) return ASTAR_OK;
+    if (at == NOT_QUEUED) { /* a seed waiting for its turn, at value[v] */
+      if (ng >= (double)B->f->value[v]) return ASTAR_OK;
+      if (*n == s->heap_cap && astar__grow_heap(s) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+      at = (*n)++;
+    } else if (ng >= s->heap[at].g) {
+      return ASTAR_OK;
+    }
   } else {
     if (*n == s->heap_cap && astar__grow_heap(s) != ASTAR_OK)
       return ASTAR_ENOMEM;
@@ -187,8 +196,13 @@ static inline void close_tile(build *B, uint32_t v, double g) {
   f->order[f->count++] = v;
 }
 
-/* The heap loop from the sources on the heap (n entries). */
-static int run_heap(build *B, size_t n) {
+/* The heap loop from the sources on the heap (n entries) and the seeds
+ * order[cur .. end), sorted by their start values in value[]: each seed
+ * joins the heap only when its turn comes, so a rescan of a whole field
+ * keeps a small heap.  Closed tiles are written to order[] behind the
+ * seeds read; should they catch up (tiles reached that are no seeds),
+ * the next seeds go on the heap early. */
+static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
   astar_field *f = B->f;
   astar_search *s = &f->ctx;
   const astar_grid *G = B->G;
@@ -203,10 +217,22 @@ static int run_heap(build *B, size_t n) {
   int st;
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
-  while (n > 0) {
-    uint32_t u = s->heap[0].node;
-    double g = s->heap[0].g, cu = 0.0;
+  while (n > 0 || cur < end) {
+    uint32_t u;
+    double g, cu = 0.0;
     unsigned m;
+    if (cur < end && (f->count >= cur || n == 0 ||
+                      (double)f->value[f->order[cur]] <= s->heap[0].g)) {
+      /* the next seed onto the heap: its turn, or a close would write
+       * over it (tiles that are no seeds closed): it goes on early */
+      uint32_t v = f->order[cur++];
+      if (s->heap_pos[v] == NOT_QUEUED) s->stamp[v] = 0; /* not seen */
+      if ((st = offer(B, &n, v, (double)f->value[v], 0)) != ASTAR_OK)
+        return st;
+      continue;
+    }
+    u = s->heap[0].node;
+    g = s->heap[0].g;
     if (n > 1) astar__heap_pop(s->heap, s->heap_pos, n, 0);
     n--;
     close_tile(B, u, g);
@@ -391,7 +417,7 @@ static int field_setup(build *B, astar_field *f, const astar_grid *G,
 
 /* Runs the build from the seeds: order[0 .. n) with their start values
  * in value[] (not stamped yet; a tile may be listed twice). */
-static int run_seeds(build *B, uint32_t n) {
+static int run_seeds(build *B, uint32_t n, int sorted) {
   astar_field *f = B->f;
   astar_search *s = &f->ctx;
   double g0 = 0.0, step;
@@ -422,16 +448,24 @@ static int run_seeds(build *B, uint32_t n) {
     f->tag = B->tag;
     return ASTAR_OK;
   }
-  if ((st = astar__context_grow(s, (void **)&s->heap, &s->heap_cap, n,
-                                sizeof(astar_heap_entry))) != ASTAR_OK)
-    return st;
-  for (i = 0; i < n; i++) {
-    uint32_t v = f->order[i];
-    if ((st = offer(B, &heap_n, v, (double)f->value[v], 0)) != ASTAR_OK)
-      return st;
-  }
   f->count = 0;
-  st = run_heap(B, heap_n);
+  if (sorted) {
+    for (i = 0; i < n; i++) { /* seen, waiting for their turn */
+      s->stamp[f->order[i]] = B->tag;
+      s->heap_pos[f->order[i]] = NOT_QUEUED;
+    }
+    st = run_heap(B, 0, 0, n);
+  } else {
+    if ((st = astar__context_grow(s, (void **)&s->heap, &s->heap_cap, n,
+                                  sizeof(astar_heap_entry))) != ASTAR_OK)
+      return st;
+    for (i = 0; i < n; i++) {
+      uint32_t v = f->order[i];
+      if ((st = offer(B, &heap_n, v, (double)f->value[v], 0)) != ASTAR_OK)
+        return st;
+    }
+    st = run_heap(B, heap_n, 0, 0);
+  }
   if (st != ASTAR_OK) {
     f->count = 0;
     return st;
@@ -471,7 +505,7 @@ int astar_field_build(astar_field *f, const astar_grid *G,
         (float)v < f->value[node])
       f->value[node] = (float)v;
   }
-  return run_seeds(&B, n);
+  return run_seeds(&B, n, 0);
 }
 
 /* ---- transforms ---- */
@@ -482,7 +516,7 @@ int astar_field_flee(astar_field *dst, const astar_field *src,
   build B;
   astar_field_query rq = *q;
   uint32_t n = src->count, i;
-  int st;
+  int st, sorted;
   if (!(k == k) || fabs(k) > 1e30 || src->tag == 0 ||
       src->ntiles != G->ntiles)
     return ASTAR_EINVAL;
@@ -495,6 +529,7 @@ int astar_field_flee(astar_field *dst, const astar_field *src,
     }
   }
   rq.max_cost = HUGE_VAL;
+  sorted = src->sorted;
   if ((st = field_setup(&B, dst, G, &rq)) != ASTAR_OK) return st;
   /* seeds in the order of their new values: reversed when k < 0 */
   for (i = 0; i < n; i++) {
@@ -509,7 +544,7 @@ int astar_field_flee(astar_field *dst, const astar_field *src,
       dst->order[b] = t;
     }
   }
-  return run_seeds(&B, n);
+  return run_seeds(&B, n, sorted);
 }
 
 int astar_field_combine(astar_field *dst, const astar_field *const *src,
@@ -546,7 +581,7 @@ int astar_field_combine(astar_field *dst, const astar_field *const *src,
     int st;
     rq.max_cost = HUGE_VAL;
     if ((st = field_setup(&B, dst, G, &rq)) != ASTAR_OK) return st;
-    return run_seeds(&B, count);
+    return run_seeds(&B, count, 0);
   }
   for (i = 0; i < count; i++)
     dst->ctx.stamp[dst->order[i]] = tag | ASTAR__STAMP_CLOSED;
