@@ -359,6 +359,7 @@ static int g_field(lua_State *L) {
   memset(&A, 0, sizeof A);
   memset(&Q, 0, sizeof Q);
   astar_field_query_defaults(&A.q);
+  if (lua_gettop(L) < 2) lua_settop(L, 2);
   if (lua_type(L, 2) == LUA_TTABLE) {
     size_t n = compat_rawlen(L, 2);
     A.list = 1;
