@@ -37,6 +37,7 @@ local state = {
   brush = "wall",
   show_explored = true,
   show_zones = false,
+  field_mode = "off",
 }
 
 -- The next entry after current in list (step -1: the one before).
@@ -76,6 +77,7 @@ local function refresh(terrain)
   state.result = scene.search(state.map, state.query, state.explored,
     love.timer.getTime)
   if state.show_zones then refresh_zones() end
+  state.field = scene.field(state.map, state.query, state.field_mode)
 end
 
 local function use_map(i)
@@ -159,6 +161,8 @@ local KEYS = {
     state.query.unit) end,
   e = function() state.show_explored = not state.show_explored end,
   z = function() state.show_zones = not state.show_zones end,
+  f = function() state.field_mode = cycle(scene.FIELD_MODES,
+    state.field_mode) end,
   ["["] = function() state.query.weight = math.max(1, state.query.weight - 0.25) end,
   ["]"] = function() state.query.weight = math.min(10, state.query.weight + 0.25) end,
   m = function() use_map(state.map_index % #state.maps + 1) end,
