@@ -139,7 +139,7 @@ static int corner_ok(build *B, uint32_t u, unsigned d, int *ok) {
   const astar_grid *G = B->G;
   int a, b, st;
   *ok = 1;
-  if (d < 4 || !B->corners) return ASTAR_OK;
+  if (d < 4 || d > 7 || !B->corners) return ASTAR_OK;
   if ((st = open_tile(B, (uint32_t)((int32_t)u + astar_dir_dx[d]), &a)) !=
       ASTAR_OK)
     return st;
@@ -616,7 +616,7 @@ static double memo_move(const astar_field *f, const astar_grid *G,
                         const astar_layer *L, uint32_t w, unsigned d,
                         uint32_t v) {
   double c = memo_cost(f, v);
-  if (c > 0.0 && d >= 4 && CORNERS(G->diagonal)) {
+  if (c > 0.0 && d >= 4 && d < 8 && CORNERS(G->diagonal)) {
     int a = memo_open(f, L, (uint32_t)((int32_t)w + astar_dir_dx[d]));
     int b = memo_open(f, L, (uint32_t)((int32_t)w + astar_dir_dy[d] *
                                                         G->stride));

@@ -80,7 +80,7 @@ static lfield *lf_check(lua_State *L, const char *fname) {
   if (F == NULL) {
     la_error(L, 1, fname, "field expected, got %s",
              la_describe(L, 1, buf, sizeof buf));
-    return NULL;
+    F = (lfield *)luaL_checkudata(L, 1, FIELD_MT); /* not reached */
   }
   lf_core(L, F, fname);
   return F;
@@ -243,6 +243,10 @@ static void read_goals(lua_State *L, lfield *F, const field_args *A,
   char buf[64];
   size_t i, n = A->ngoals;
   goal_room(L, F, n);
+  if (F->goals == NULL || F->values == NULL) {
+    luaL_error(L, "not enough memory");
+    return;
+  }
   for (i = 0; i < n; i++) {
     int32_t xy[2];
     int k;
@@ -297,9 +301,11 @@ static lfield *reuse_arg(lua_State *L, int arg, const char *fname,
   lfield *R;
   if (lua_isnoneornil(L, arg)) return NULL;
   R = lf_to_field(L, arg);
-  if (R == NULL)
+  if (R == NULL) {
     la_error(L, arg, fname, "reuse must be a field, got %s",
              la_describe(L, arg, buf, sizeof buf));
+    return NULL; /* not reached: la_error raises */
+  }
   if (R->closed) la_error(L, arg, fname, "reuse: the field is closed");
   if (R->busy) la_error(L, arg, fname, "reuse: the field is busy");
   if (g != NULL && R->f.ntiles != 0 &&
@@ -556,14 +562,17 @@ static int l_combine(lua_State *L) {
     lua_pop(L, 1);
   }
   n /= 2;
+  if (n == 0) return 0; /* not reached: checked above */
   luaL_checkstack(L, (int)n + 16, "combine");
   for (i = 0; i < n; i++) { /* raw reads: no Lua code runs */
     double w;
     lua_rawgeti(L, 1, (int)(2 * i + 1));
     lf[i] = lf_to_field(L, -1);
-    if (lf[i] == NULL)
+    if (lf[i] == NULL) {
       la_error(L, 1, "combine", "fields[%.0f] must be a field, got %s",
                (double)(2 * i + 1), la_describe(L, -1, buf, sizeof buf));
+      return 0; /* not reached: la_error raises */
+    }
     if (lf[i]->closed || lf[i]->busy)
       la_error(L, 1, "combine", "fields[%.0f]: the field is %s",
                (double)(2 * i + 1), lf[i]->closed ? "closed" : "busy");
@@ -767,6 +776,7 @@ static int read_path(lua_State *L, void *p) {
     lua_rawseti(L, -2, (int)i);
     lua_pushinteger(L, y + 1);
     lua_rawseti(L, -2, (int)(i + 1));
+    next = node;
     if (k + 1 < len)
       (void)astar_field_next(f, g, &R->layer, node, NULL, &next, &step, &dir);
     node = next;
@@ -996,9 +1006,9 @@ static int f_size(lua_State *L) {
 /* field:memory() -> bytes: values, order, the build's context */
 static int f_memory(lua_State *L) {
   lfield *F = lf_check(L, "memory");
-  lua_pushinteger(L, (lua_Integer)(astar_field_memory(&F->f) +
-                                   F->goals_cap * (2 * sizeof(int32_t) +
-                                                   sizeof(double))));
+  size_t scratch = F->goals_cap * (2 * sizeof(int32_t) + sizeof(double));
+  size_t total = astar_field_memory(&F->f) + scratch;
+  lua_pushinteger(L, (lua_Integer)total);
   return 1;
 }
 
