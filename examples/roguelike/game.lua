@@ -351,7 +351,7 @@ local function step_toward(state, danger, targets, closest)
   })
 end
 
---- The demo thief's move, (dx, dy): toward the nearest loot until a guard
+--- The demo thief's move, (dx, dy): toward the nearest loot (or lamp) until a guard
 --- comes within 3 tiles or no safe path to loot is left; from then on
 --- (state.fleeing) toward the nearest getaway spot, or as near as it can
 --- get. Always a legal move for game.turn.
@@ -362,7 +362,10 @@ function game.plan_thief(state)
   end
   local x, y
   if not state.fleeing then
-    x, y = step_toward(state, danger, state.loot, false)
+    local wanted = {} -- the loot, and a lamp to light on the way
+    for key in pairs(state.loot) do wanted[key] = true end
+    for key in pairs(state.lamps) do wanted[key] = true end
+    x, y = step_toward(state, danger, wanted, false)
     state.fleeing = not x
   end
   if not x then x, y = step_toward(state, danger, state.exits, true) end
