@@ -1479,3 +1479,167 @@ describe("bad input: zones", function()
     assert.is_truthy(path)
   end)
 end)
+
+describe("bad input: fields", function()
+  -- each case gets the grid and a field of it (the `reuse` candidate):
+  -- both must be as before after the error
+  local FCASES = {}
+  local function fcase(name, f, expected)
+    FCASES[#FCASES + 1] = { name = name, f = f, expected = expected }
+  end
+  local function values_of(f)
+    local t = {}
+    for y = 1, H do
+      for x = 1, W do t[#t + 1] = f:get(x, y) or false end
+    end
+    return t
+  end
+  local function fcheck(f, expected)
+    local g = fresh()
+    local field = g:field(1, 1)
+    local before, fbefore = snapshot(g), values_of(field)
+    local msg = helpers.error_of(f, g, field)
+    if expected:sub(1, 1) == "^" then
+      assert.is_truthy(msg:find(expected),
+        ("message %q does not match %q"):format(msg, expected))
+    else
+      assert.are.equal(expected, msg)
+    end
+    assert.are.same(before, snapshot(g))
+    assert.are.same(fbefore, values_of(field))
+    assert.are.equal(0, field:get(1, 1))
+  end
+
+  fcase("no goals", function(g) return g:field() end,
+        exact(2, "field", "goals must be x, y or a table {x1, y1, x2, y2, " ..
+              "...}, got nil"))
+  fcase("empty goal list", function(g) return g:field({}) end,
+        exact(2, "field", "goals must hold x, y pairs (a positive even " ..
+              "count of numbers), got 0 numbers"))
+  fcase("odd goal list", function(g) return g:field({ 1, 2, 3 }) end,
+        exact(2, "field", "goals must hold x, y pairs (a positive even " ..
+              "count of numbers), got 3 numbers"))
+  fcase("goal x off the map", function(g) return g:field(W + 1, 1) end,
+        exact(2, "field", ("x out of range 1..%d, got %d"):format(W, W + 1)))
+  fcase("goal y off the map", function(g) return g:field(1, 0) end,
+        exact(3, "field", ("y out of range 1..%d, got 0"):format(H)))
+  fcase("goal y nan", function(g) return g:field(1, NAN) end,
+        exact(3, "field", "y must be an integer, got nan"))
+  fcase("goal in a list off the map", function(g)
+    return g:field({ 1, 1, 2, H + 1 })
+  end, exact(2, "field", ("goals[4] (y of goal 2) must be an integer in " ..
+                          "1..%d, got %d"):format(H, H + 1)))
+  fcase("goal in a list not a number", function(g)
+    return g:field({ "1", 1 })
+  end, exact(2, "field", ("goals[1] (x of goal 1) must be an integer in " ..
+                          "1..%d, got '1'"):format(W)))
+  fcase("blocked goal", function(g) return g:field(3, 3) end,
+        exact(2, "field", "goal (3, 3) is blocked"))
+  fcase("blocked goal in a list", function(g)
+    return g:field({ 1, 1, 6, 2 })
+  end, exact(2, "field", "goal 2 at (6, 2) is blocked"))
+  fcase("goal blocked for the unit", function(g)
+    return g:field(1, 1, { unit = "boat" })
+  end, exact(2, "field", "goal (1, 1) is blocked for the unit"))
+  fcase("values of the wrong length", function(g)
+    return g:field({ 1, 1, 2, 2 }, { values = { 0 } })
+  end, exact(3, "field", "values must hold one number per goal (2), got 1"))
+  fcase("values with nan", function(g)
+    return g:field({ 1, 1, 2, 2 }, { values = { 0, NAN } })
+  end, exact(3, "field", "values[2] must be a finite number, got nan"))
+  fcase("values not a table", function(g)
+    return g:field(1, 1, { values = 0 })
+  end, exact(4, "field", "values must be a table, got 0"))
+  fcase("unknown option", function(g)
+    return g:field(1, 1, { max_cots = 3 })
+  end, exact(4, "field", "unknown option 'max_cots'"))
+  fcase("bad direction", function(g)
+    return g:field(1, 1, { direction = "away" })
+  end, exact(4, "field", "direction must be one of 'to', 'from', got 'away'"))
+  fcase("max_cost nan", function(g)
+    return g:field(1, 1, { max_cost = NAN })
+  end, exact(4, "field", "max_cost must be a number, got nan"))
+  fcase("unknown unit", function(g)
+    return g:field(1, 1, { unit = "ship" })
+  end, exact(4, "field", "unit must be the name of a unit class defined " ..
+             "with set_unit, got 'ship'"))
+  fcase("tile_cost not a function", function(g)
+    return g:field(1, 1, { tile_cost = 1 })
+  end, exact(4, "field", "tile_cost must be a function, got 1"))
+  fcase("reuse of another size", function(g)
+    return g:field(1, 1, nil, astar.new(3, 3):field(1, 1))
+  end, exact(5, "field", ("reuse must be a field of %d x %d tiles, got " ..
+                          "one of 3 x 3"):format(W, H)))
+  fcase("reuse not a field", function(g)
+    return g:field(1, 1, nil, {})
+  end, exact(5, "field", "reuse must be a field, got table"))
+  fcase("reuse closed", function(g)
+    local f = g:field(2, 2)
+    f:close()
+    return g:field(1, 1, nil, f)
+  end, exact(5, "field", "reuse: the field is closed"))
+  fcase("reuse with a bad goal", function(g, f)
+    return g:field(3, 3, nil, f)
+  end, exact(2, "field", "goal (3, 3) is blocked"))
+  fcase("reuse with bad values", function(g, f)
+    return g:field({ 1, 1 }, { values = { 1 / 0 } }, f)
+  end, exact(3, "field", "values[1] must be a finite number, got inf"))
+  fcase("get: x off the field", function(_, f) return f:get(0, 1) end,
+        exact(2, "get", ("x out of range 1..%d, got 0"):format(W)))
+  fcase("get: not a field", function(_, f) return f.get("f", 1, 1) end,
+        exact(1, "get", "field expected, got 'f'"))
+  fcase("next_step: y off the field", function(_, f)
+    return f:next_step(1, H + 1)
+  end, exact(3, "next_step", ("y out of range 1..%d, got %d"):format(H, H + 1)))
+  fcase("next_step: bad seed", function(_, f)
+    return f:next_step(1, 1, -1)
+  end, exact(4, "next_step", "seed must be an integer in [0, " ..
+             "9007199254740991], got -1"))
+  fcase("path: out not a table", function(_, f) return f:path(1, 1, 5) end,
+        exact(4, "path", "out must be a table, got 5"))
+  fcase("within: nan", function(_, f) return f:within(NAN) end,
+        exact(2, "within", "max_cost must be a number, got nan"))
+  fcase("steps: odd positions", function(_, f) return f:steps({ 1 }, {}) end,
+        exact(2, "steps", "positions must hold x, y pairs, got 1 numbers"))
+  fcase("steps: a position off the field", function(_, f)
+    return f:steps({ 1, 1, W + 1, 1 }, {})
+  end, exact(2, "steps", ("positions[3] (x of unit 2) must be an integer in " ..
+                          "1..%d, got %d"):format(W, W + 1)))
+  fcase("steps: positions not a table", function(_, f) return f:steps(5) end,
+        exact(2, "steps", "positions must be a table, got 5"))
+  fcase("flee: nan", function(_, f) return f:flee(NAN) end,
+        exact(2, "flee", "k must be a finite number, got nan"))
+  fcase("flee: inf", function(_, f) return f:flee(1 / 0) end,
+        exact(2, "flee", "k must be a finite number, got inf"))
+  fcase("combine: empty", function() return astar.combine({}) end,
+        exact(1, "combine", "fields must hold field, weight pairs (a " ..
+              "positive even count of values), got 0 values"))
+  fcase("combine: nan weight", function(_, f)
+    return astar.combine({ f, NAN })
+  end, exact(1, "combine", "fields[2] (weight 1) must be a finite number, " ..
+             "got nan"))
+  fcase("combine: not a field", function(_, f)
+    return astar.combine({ f, 1, "x", 1 })
+  end, exact(1, "combine", "fields[3] must be a field, got 'x'"))
+  fcase("combine: sizes differ", function(_, f)
+    return astar.combine({ f, 1, astar.new(2, 2):field(1, 1), 1 })
+  end, exact(1, "combine", ("fields[3] is 2 x 2, not %d x %d like fields[1]")
+             :format(W, H)))
+  fcase("combine: a closed field", function(g, f)
+    local c = g:field(2, 2)
+    c:close()
+    return astar.combine({ f, 1, c, 1 })
+  end, exact(1, "combine", "fields[3]: the field is closed"))
+  fcase("combine: rescan not a boolean", function(_, f)
+    return astar.combine({ f, 1 }, { rescan = 1 })
+  end, exact(2, "combine", "rescan must be a boolean, got 1"))
+  fcase("a closed field", function(g)
+    local f = g:field(1, 1)
+    f:close()
+    return f:get(1, 1)
+  end, "get: the field is closed")
+
+  for _, c in ipairs(FCASES) do
+    it(c.name, function() fcheck(c.f, c.expected) end)
+  end
+end)

@@ -699,5 +699,104 @@ int astar_line_of_sight(const astar_grid *g, int unit, int size, int32_t x0,
 int astar_smooth(const astar_grid *g, int unit, int size, const int32_t *xy,
                  size_t n, int32_t *out, size_t *nout, size_t *bad,
                  double *sum);
+/*
+ * Fields (field.c): for every tile, the cost of the cheapest path between
+ * it and the nearest of a set of goals, under the grid's own rules (the
+ * diagonal rule, step lengths, a unit class with its heights, hex, an
+ * optional tile callback), in the search's own double arithmetic.  "to"
+ * fields hold the cost from each tile to a goal (a Dijkstra from the
+ * goals over reversed steps: each step costs what moving forward along it
+ * costs); "from" fields the cost from a goal to each tile.  Goals may
+ * start at values of their own (negative too).  Uniform step costs and
+ * one start value run breadth-first; anything else a heap.
+ *
+ * A field is a search context that keeps what it found: its stamps say
+ * which tiles have a value (so a build, like a search, costs what it
+ * touches: with max_cost only the tiles within it), value[] holds each
+ * one's cost (a 32-bit float: 4 bytes per tile), order[] the tiles with a
+ * value in the order the build closed them (by value: within() stops
+ * early, flee() seeds from it).  Rebuilding a warm field of the same size
+ * allocates nothing.  A field reads the map only while it is built and
+ * while it is followed (next, directions), and writes only itself.
+ */
+enum { ASTAR_FIELD_TO = 0, ASTAR_FIELD_FROM = 1 };
+
+typedef struct astar_field {
+  astar_search ctx;     /* stamps, heap positions, heap, callback memo */
+  float *value;         /* ntiles: a tile's value, where stamped */
+  uint32_t *order;      /* count tiles with a value */
+  uint32_t ntiles, count;
+  int32_t width, height;
+  uint32_t tag;         /* the stamps of this content; 0: empty */
+  int direction;        /* ASTAR_FIELD_* */
+  int unit;
+  int sorted;           /* order[] is by value (every build; not a sum) */
+  int memo;             /* a tile callback's costs in ctx.memo (tag) */
+  uint64_t version;     /* the map's edit counter when it was built */
+  uint32_t expanded;    /* tiles closed by the last build or rescan */
+} astar_field;
+
+/* How a field is built.  goals: ngoals x, y pairs (0-based, in range;
+ * a goal the unit cannot enter is the caller's to refuse: it is ignored
+ * here); values: a start value per goal (NULL: 0 each; finite); max_cost:
+ * tiles whose value would exceed it get none (HUGE_VAL: no limit);
+ * tile_fn: as for astar_query (memoized once per tile per build).  Add an
+ * option here and in field_setup (field.c). */
+typedef struct astar_field_query {
+  int unit;
+  int direction;
+  const int32_t *goals;
+  size_t ngoals;
+  const double *values;
+  double max_cost;
+  astar_tile_fn tile_fn;
+  void *fn_ud;
+} astar_field_query;
+
+void astar_field_query_defaults(astar_field_query *q);
+/* Lifecycle: init allocates nothing; release is idempotent. */
+void astar_field_init(astar_field *f, astar_alloc_fn alloc, void *ud);
+void astar_field_release(astar_field *f);
+size_t astar_field_memory(const astar_field *f);
+/* Sizes f for g (once per size; ENOMEM leaves it empty). */
+int astar_field_fit(astar_field *f, const astar_grid *g);
+/* Builds f on g (prepared for q->unit).  ASTAR_OK, ENOMEM, EPREPARE,
+ * EINVAL (bad query), EBUSY, or ECALLBACK (the tile callback stopped it):
+ * on any error f is left empty. */
+int astar_field_build(astar_field *f, const astar_grid *g,
+                      const astar_field_query *q);
+/* Flee map: dst's values become k * src's, then rescanned as a field from
+ * every such tile (so a step costs what it costs and a dead end is no
+ * refuge).  dst may be src.  q gives the rules of the rescan (unit,
+ * direction, tile_fn; goals and max_cost unused). */
+int astar_field_flee(astar_field *dst, const astar_field *src,
+                     const astar_grid *g, const astar_field_query *q,
+                     double k);
+/* Weighted sum of n fields of one size: a tile has a value where every
+ * field has one.  With g (prepared for q->unit) the sum is rescanned as a
+ * field under q's rules; with g NULL it stays a plain sum.  dst must be
+ * none of src. */
+int astar_field_combine(astar_field *dst, const astar_field *const *src,
+                        const double *weight, size_t n,
+                        const astar_grid *g, const astar_field_query *q);
+
+/* Reading.  has: 1 when tile i (astar_index) has a value. */
+static inline int astar_field_has(const astar_field *f, uint32_t i) {
+  return f->tag != 0 &&
+         (f->ctx.stamp[i] & ~(uint32_t)7u) == (f->tag | 8u);
+}
+/* The best step downhill from tile i: a legal move of the unit on L (the
+ * layer of g for f->unit) honouring the corner rule (and the tile
+ * callback's closed tiles), toward the goals: for a "to" field a move
+ * i -> next, for a "from" field a move next -> i walked backwards.  Among
+ * equal-best steps the first in direction order, or with rng a seeded
+ * uniform choice.  Returns 1 and sets *next, *step (the step's cost) and
+ * *dir (the direction moved, ASTAR_N..ASTAR_NW); 0 when i has no value or
+ * no step leads downhill (a goal). */
+int astar_field_next(const astar_field *f, const astar_grid *g,
+                     const astar_layer *L, uint32_t i, uint64_t *rng,
+                     uint32_t *next, double *step, int *dir);
+/* splitmix64 step, for the seeds of next */
+uint64_t astar_field_random(uint64_t *state);
 
 #endif

@@ -18,6 +18,8 @@
  *   astar_loop.c, jps.c, ida.c, bidir.c, theta.c   the engines
  *   find_path.c                  the front door: checks, capability table,
  *                                dispatch, begin/step
+ *   field.c                      fields: distance maps, flee maps, sums
+ *                                (beside the engines: calls none of them)
  */
 #ifndef ASTAR_INTERNAL_H
 #define ASTAR_INTERNAL_H

@@ -80,10 +80,13 @@ static void unlink_pending(lgrid *ud) {
   ud->pending_next = ud->pending_prev = NULL;
 }
 
+void lg_unaccount(struct lg_anchor *a, size_t *reported) {
+  if (a != NULL) a->live -= *reported < a->live ? *reported : a->live;
+  *reported = 0;
+}
+
 static void release(lgrid *ud) {
-  lg_anchor *a = ud->anchor;
-  if (a != NULL) a->live -= ud->reported < a->live ? ud->reported : a->live;
-  ud->reported = 0;
+  lg_unaccount(ud->anchor, &ud->reported);
   unlink_pending(ud);
   astar_search_release(&ud->ctx);
   astar_grid_release(&ud->g);
@@ -153,10 +156,10 @@ void lg_open_anchor(lua_State *L) {
  * one exceed what was alive after it (the Lua heap and the grids): the
  * collector's own "collect when memory doubles" rule, so its cost stays
  * proportional to what is allocated. */
-static void account(lua_State *L, lgrid *ud, size_t now) {
-  lg_anchor *a = ud->anchor;
-  size_t grown = now - ud->reported, kb = grown / 1024u;
-  ud->reported = now;
+void lg_account(lua_State *L, struct lg_anchor *a, size_t *reported,
+                size_t now) {
+  size_t grown = now - *reported, kb = grown / 1024u;
+  *reported = now;
   if (a != NULL) {
     a->live += grown;
     a->since += grown;
@@ -169,6 +172,10 @@ static void account(lua_State *L, lgrid *ud, size_t now) {
     }
   }
   lua_gc(L, LUA_GCSTEP, kb > 0x7FFFFFFF ? 0x7FFFFFFF : (int)kb);
+}
+
+static void account(lua_State *L, lgrid *ud, size_t now) {
+  lg_account(L, ud->anchor, &ud->reported, now);
 }
 
 void lg_report(lua_State *L, lgrid *ud) {

@@ -6,8 +6,10 @@
 #include "compat.h"
 
 #define GRID_MT "astar.Grid"
-/* every function of the module gets the grid metatable as upvalue 1 and
- * lg_protect's trampoline as upvalue 2 */
+#define FIELD_MT "astar.Field"
+/* every function of the module gets the grid metatable as upvalue 1,
+ * lg_protect's trampoline as upvalue 2 and the field metatable as
+ * upvalue 3 */
 #define GRID_MT_UPVALUE lua_upvalueindex(1)
 #define PROTECT_UPVALUE lua_upvalueindex(2)
 
@@ -55,6 +57,14 @@ astar_grid *lg_core(lua_State *L, lgrid *ud, const char *fname);
 /* Busy sections; leave frees a grid closed meanwhile. */
 void lg_enter(lgrid *ud);
 void lg_leave(lgrid *ud);
+/* The collector's view of memory it cannot see, for any object that
+ * holds some (grids, fields): lg_account reports that the object's bytes
+ * are now `now` (*reported: what it said last; growth steps the collector,
+ * which may run finalizers: call it last); lg_unaccount takes them back
+ * when the object frees them. */
+void lg_account(lua_State *L, struct lg_anchor *a, size_t *reported,
+                size_t now);
+void lg_unaccount(struct lg_anchor *a, size_t *reported);
 /* Tells the collector how much the grid's memory grew since last time
  * (a step of the collector: may run finalizers, so call it last). */
 void lg_report(lua_State *L, lgrid *ud);
@@ -124,6 +134,10 @@ extern const luaL_Reg lq_grid_methods[]; /* lua_query.c */
 extern const luaL_Reg lt_grid_methods[]; /* lua_terrain.c */
 extern const luaL_Reg lz_grid_methods[]; /* lua_zones.c */
 extern const luaL_Reg ls_grid_methods[]; /* lua_sight.c */
+extern const luaL_Reg lf_grid_methods[]; /* lua_field.c */
+extern const luaL_Reg lf_module_functions[];
+extern const luaL_Reg *const lf_field_methods;
+extern const luaL_Reg *const lf_field_meta;
 /* lua_grid.c: pushes a new empty grid (the module's metatable, its user
  * value with the names table at `names`) and sizes it (a Lua error names
  * argument warg when the size is too big). */

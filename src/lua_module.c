@@ -302,26 +302,38 @@ static const luaL_Reg module_functions[] = {
     {"parse_movingai", l_parse_movingai},
     {NULL, NULL}};
 
-/* Sets each function into the table at the top, with the metatable (at
- * index mt) and the protected-call trampoline (at tramp) as upvalues. */
+/* Sets each function into the table at the top, with the grid metatable
+ * (at index mt), the protected-call trampoline (at tramp == mt + 1) and
+ * the field metatable (at mt + 2) as upvalues. */
 static void set_functions(lua_State *L, int mt, int tramp,
                           const luaL_Reg *fns) {
   for (; fns->name != NULL; fns++) {
     lua_pushvalue(L, mt);
     lua_pushvalue(L, tramp);
-    lua_pushcclosure(L, fns->func, 2);
+    lua_pushvalue(L, mt + 2); /* the field metatable */
+    lua_pushcclosure(L, fns->func, 3);
     lua_setfield(L, -2, fns->name);
   }
 }
 
 int luaopen_astar_core(lua_State *L);
 int luaopen_astar_core(lua_State *L) {
-  int mt, tramp;
+  int mt, tramp, fmt;
   lg_open_anchor(L); /* before any grid: its finalizer runs after theirs */
   luaL_newmetatable(L, GRID_MT);
   mt = lua_gettop(L);
   lua_pushcfunction(L, lg_protect_trampoline);
   tramp = lua_gettop(L);
+  luaL_newmetatable(L, FIELD_MT);
+  fmt = lua_gettop(L);
+  set_functions(L, mt, tramp, lf_field_meta);
+  lua_newtable(L);
+  set_functions(L, mt, tramp, lf_field_methods);
+  lua_setfield(L, fmt, "__index");
+  lua_pushliteral(L, FIELD_MT);
+  lua_setfield(L, fmt, "__name");
+  lua_pushliteral(L, FIELD_MT);
+  lua_setfield(L, fmt, "__metatable");
   lua_pushvalue(L, mt);
   set_functions(L, mt, tramp, lg_grid_meta);
   lua_pop(L, 1);
@@ -331,6 +343,7 @@ int luaopen_astar_core(lua_State *L) {
   set_functions(L, mt, tramp, lt_grid_methods);
   set_functions(L, mt, tramp, lz_grid_methods);
   set_functions(L, mt, tramp, ls_grid_methods);
+  set_functions(L, mt, tramp, lf_grid_methods);
   lua_setfield(L, mt, "__index");
   lua_pushliteral(L, GRID_MT);
   lua_setfield(L, mt, "__name");
@@ -339,6 +352,7 @@ int luaopen_astar_core(lua_State *L) {
 
   lua_newtable(L);
   set_functions(L, mt, tramp, module_functions);
+  set_functions(L, mt, tramp, lf_module_functions);
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
   return 1;

@@ -18,6 +18,7 @@
 #include "compat.h"
 #include "lua_args.h"
 #include "lua_grid.h"
+#include "lua_query.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -27,25 +28,6 @@
 #include <string.h>
 
 #define CALLBACK_RULE "a positive finite number or false"
-
-/* One query's Lua side: where its functions and tables are on the stack,
- * and what a callback reported. */
-typedef struct lq_query {
-  lua_State *L;
-  lgrid *ud;
-  int arg;           /* the options' argument number */
-  int tile, move;    /* stack indices of the cost callbacks, 0 when absent */
-  int hfn;           /* the heuristic function, 0 when absent */
-  int stats;         /* the stats table, 0 when absent */
-  int explored;      /* the explored table, 0 when absent */
-  int out;           /* the path table, 0 when absent */
-  int failed;        /* a callback raised: its error is on top */
-  int bad;           /* a callback returned what it must not: see msg */
-  const char *algorithm; /* the name asked for, NULL for auto */
-  astar_query q;
-  astar_result r;
-  char msg[200];
-} lq_query;
 
 static const char *const heuristic_names[] = {
     "default", "manhattan", "chebyshev", "octile", "euclidean", "zero", NULL};
@@ -225,7 +207,7 @@ static int take_cost(lq_query *Q, double *out, const char *name,
   return ASTAR_OK;
 }
 
-static int tile_hook(void *ud, int32_t x, int32_t y, double cost,
+int lq_tile_hook(void *ud, int32_t x, int32_t y, double cost,
                      double *out) {
   lq_query *Q = (lq_query *)ud;
   lua_State *L = Q->L;
@@ -321,8 +303,8 @@ static const char *refusal_words(int reason) {
 /* Raises what a failed search (status st) calls for: a callback's own
  * error as it was raised, a callback's bad result, a cost below the
  * stated bound, or the status's own message.  The grid is idle again. */
-static void raise_failure(lua_State *L, const char *fname, lq_query *Q,
-                          int st) {
+void lq_raise_failure(lua_State *L, const char *fname, lq_query *Q,
+                      int st) {
   const astar_result *r = &Q->r;
   if (st == ASTAR_ECALLBACK && Q->failed) lua_error(L); /* as raised */
   if (st == ASTAR_ECALLBACK) la_error(L, Q->arg, fname, "%s", Q->msg);
@@ -433,7 +415,7 @@ static void read_options(lua_State *L, int arg, const char *fname,
   Q->move = la_typed_option(L, arg, fname, "move_cost", LUA_TFUNCTION);
   q->min_cost = la_number(L, arg, fname, "min_cost", 0, 3.4028234663852886e38,
                           "a number in [0, 3.4e+38]", 0);
-  if (Q->tile) q->tile_fn = tile_hook;
+  if (Q->tile) q->tile_fn = lq_tile_hook;
   if (Q->move) q->move_fn = move_hook;
   q->fn_ud = Q;
 
@@ -547,7 +529,7 @@ static void run_query(lua_State *L, const char *fname, lq_query *Q) {
   st = astar_find_path(&ud->ctx, g, q, &Q->r);
   if (st != ASTAR_OK) {
     lg_leave(ud);
-    raise_failure(L, fname, Q, st);
+    lq_raise_failure(L, fname, Q, st);
   }
 }
 

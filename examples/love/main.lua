@@ -38,6 +38,7 @@ local state = {
   brush = "wall",
   show_explored = true,
   show_zones = false,
+  field_mode = "off",
 }
 
 -- The next entry after current in list (step -1: the one before).
@@ -78,6 +79,7 @@ local function refresh(terrain)
   state.result = scene.search(state.map, state.query, state.explored,
     love.timer.getTime)
   if state.show_zones then refresh_zones() end
+  state.field = scene.field(state.map, state.query, state.field_mode)
 end
 
 local function use_map(i)
@@ -163,6 +165,8 @@ local KEYS = {
   n = function() state.query.shape = cycle(scene.SHAPES, state.query.shape) end,
   e = function() state.show_explored = not state.show_explored end,
   z = function() state.show_zones = not state.show_zones end,
+  f = function() state.field_mode = cycle(scene.FIELD_MODES,
+    state.field_mode) end,
   ["["] = function() state.query.weight = math.max(1, state.query.weight - 0.25) end,
   ["]"] = function() state.query.weight = math.min(10, state.query.weight + 0.25) end,
   m = function() use_map(state.map_index % #state.maps + 1) end,

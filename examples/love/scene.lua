@@ -153,4 +153,53 @@ function scene.search(map, q, explored, timing)
   return r
 end
 
+-- Field modes, in the order the demo cycles through them (key f): off;
+-- the field toward the goal G (a heat map with flow arrows); the flee map
+-- of it (units run from G, round corners); the movement range of S (every
+-- tile the unit reaches from S within RANGE).
+scene.FIELD_MODES = { "off", "field", "flee", "range" }
+scene.RANGE = 24
+
+-- The field a mode shows, for the query's unit, rebuilt into the map's
+-- own fields (map.fields: no allocation once warm).  Returns { mode, field, flow (the flow
+-- codes, field:directions()), range (tiles within RANGE, mode range),
+-- low, high (the extreme values, for the colours) }, or nil for "off".
+function scene.field(map, q, mode)
+  if mode == "off" then return nil end
+  map.fields = map.fields or {}
+  local old = map.fields
+  local grid, unit = map.grid, q.unit
+  local r = { mode = mode }
+  if mode == "range" then
+    if not grid:get_cost(map.start[1], map.start[2], unit) then return nil end
+    old.from = grid:field(map.start[1], map.start[2],
+      { unit = unit, direction = "from", max_cost = scene.RANGE }, old.from)
+    r.field = old.from
+    r.range = old.from:within(scene.RANGE, old.range)
+    old.range = r.range
+  else
+    if not grid:get_cost(map.goal[1], map.goal[2], unit) then return nil end
+    old.to = grid:field(map.goal[1], map.goal[2], { unit = unit }, old.to)
+    r.field = old.to
+    if mode == "flee" then
+      old.flee = old.to:flee(-1.2, old.flee)
+      r.field = old.flee
+    end
+  end
+  r.flow = r.field:directions()
+  local w, h = grid:size()
+  local low, high = math.huge, -math.huge
+  for y = 1, h do
+    for x = 1, w do
+      local v = r.field:get(x, y)
+      if v then
+        if v < low then low = v end
+        if v > high then high = v end
+      end
+    end
+  end
+  r.low, r.high = low, high
+  return r
+end
+
 return scene

@@ -149,6 +149,54 @@ local function check_natural(map)
   end
 end
 
+-- The field modes on the valley: the field toward G agrees with find_path
+-- from S, the flee map is negative and runs downhill away from G, the
+-- movement range lists only tiles within reach, each reachable.
+local function check_fields(state, hooks)
+  local map, q = state.map, state.query
+  local grid = map.grid
+  for _, mode in ipairs({ "field", "flee", "range", "off" }) do
+    state.field_mode = mode
+    hooks.refresh(false)
+    local F = state.field
+    if mode == "off" then
+      if F then fail("field mode off still shows a field") end
+    elseif not F then
+      fail("field mode %s shows nothing", mode)
+    else
+      local w, h = grid:size()
+      if #F.flow ~= w * h then fail("%s: flow of %d codes", mode, #F.flow) end
+      local f = F.field
+      if mode == "field" then
+        local _, cost = grid:find_path(map.start[1], map.start[2],
+          map.goal[1], map.goal[2], { unit = q.unit })
+        if not close(cost, f:get(map.start[1], map.start[2])) then
+          fail("field at S %s, find_path %s", tostring(f:get(
+            map.start[1], map.start[2])), tostring(cost))
+        end
+      elseif mode == "flee" then
+        if not (F.high <= 0) then fail("flee map above 0: %g", F.high) end
+        local x, y = map.goal[1], map.goal[2]
+        local nx, ny = f:next_step(x, y)
+        if not nx or not (f:get(nx, ny) < f:get(x, y)) then
+          fail("the flee map does not lead away from G")
+        end
+      else
+        local n = #F.range / 2
+        if n < 2 then fail("range: %d tiles", n) end
+        for i = 1, #F.range, 2 do
+          local v = f:get(F.range[i], F.range[i + 1])
+          if not (v and v <= scene.RANGE) then fail("range tile beyond") end
+        end
+      end
+      print(("selftest field %s tiles=%d low=%.4g high=%.4g"):format(mode,
+        f:count(), F.low, F.high))
+      local ok, err = pcall(love.draw)
+      if not ok then fail("draw %s: %s", mode, tostring(err)) end
+    end
+  end
+end
+
 -- Drives the demo's own input handlers as a player would (every key,
 -- painting with every brush, dragging the start, an animation), drawing
 -- after each step; any Lua error is a failure.
@@ -165,7 +213,7 @@ local function exercise(state)
   local keys = { "a", "a", "tab", "h", "h", "d", "d", "u", "u", "u", "e",
                  "z", "[", "]", "3", "space", "m", "z", "m", "2", "c", "r",
                  "d", "d", "e", "s", "n", "space", "z", "s", "n", "space",
-                 "z", "s", "n" }
+                 "z", "s", "n", "f", "u", "f", "m", "f", "u", "m", "f" }
   for _, k in ipairs(keys) do
     step("key " .. k, love.keypressed, k)
     for _ = 1, 3 do step("update after " .. k, love.update, 0.25) end
@@ -249,12 +297,14 @@ function selftest.start(state, hooks)
   for _, map in ipairs(state.maps) do check_natural(map) end
   hooks.use_map(1)
   check_zones(state, hooks)
+  check_fields(state, hooks)
   exercise(state)
 
   -- back to the valley as it ships
   state.maps = scene.load_maps(hooks.examples)
   state.diagonals = "no_corner_cut"
   state.show_zones = false
+  state.field_mode = "off"
   state.query.unit, state.query.heuristic = "walker", "default"
   hooks.use_map(1)
 
@@ -273,6 +323,20 @@ function selftest.start(state, hooks)
           hooks.png, w, h, n, tostring(bytes)))
         if not bytes then fail("cannot write %s", hooks.png) end
         if n < 32 then fail("the screenshot has %d colours: blank?", n) end
+        -- then the field mode: the heat map with its flow arrows
+        state.field_mode = "field"
+        state.show_explored = false
+        hooks.refresh(false)
+      end)
+    elseif frames == 6 then
+      love.graphics.captureScreenshot(function(img)
+        local png = hooks.png:gsub("%.png$", "") .. "-field.png"
+        local n, w, h = colours(img)
+        local bytes = save(img, png)
+        print(("selftest screenshot %s %dx%d colours=%d bytes=%s"):format(
+          png, w, h, n, tostring(bytes)))
+        if not bytes then fail("cannot write %s", png) end
+        if n < 32 then fail("the field screenshot has %d colours", n) end
         print(failures == 0 and "selftest ok"
           or ("selftest failed: %d checks"):format(failures))
         io.stdout:flush()

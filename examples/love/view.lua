@@ -142,6 +142,54 @@ local function draw_zones(state, lay)
   end
 end
 
+-- A field as a heat map (near: warm, far: cool), the flow arrows of its
+-- directions() on top, and a movement range as a bright outline.
+local FLOW_DX = { 0, 1, 0, -1, 1, 1, -1, -1 }
+local FLOW_DY = { -1, 0, 1, 0, -1, 1, 1, -1 }
+
+local function draw_field(state, lay)
+  local F, s = state.field, lay.size
+  local f = F.field
+  local w, h = f:size()
+  local span = F.high - F.low
+  if not (span > 0) then span = 1 end
+  for y = 1, h do
+    for x = 1, w do
+      local v = f:get(x, y)
+      if v then
+        local t = (v - F.low) / span
+        love.graphics.setColor(0.95 - 0.75 * t, 0.35 + 0.3 * (1 - math.abs(
+          2 * t - 1)), 0.2 + 0.7 * t, 0.6)
+        love.graphics.rectangle("fill", lay.x + (x - 1) * s,
+          lay.y + (y - 1) * s, s, s)
+      end
+    end
+  end
+  if s >= 6 then
+    love.graphics.setColor(0.05, 0.05, 0.08, 0.75)
+    love.graphics.setLineWidth(1)
+    local flow = F.flow
+    for y = 1, h do
+      for x = 1, w do
+        local code = flow:byte((y - 1) * w + x)
+        if code > 0 then
+          local cx, cy = lay.x + (x - 0.5) * s, lay.y + (y - 0.5) * s
+          local dx, dy = FLOW_DX[code] * s * 0.4, FLOW_DY[code] * s * 0.4
+          love.graphics.line(cx - dx * 0.5, cy - dy * 0.5, cx + dx, cy + dy)
+          love.graphics.circle("fill", cx + dx, cy + dy, math.max(1, s * 0.08))
+        end
+      end
+    end
+  end
+  if F.range then
+    love.graphics.setColor(1, 1, 0.6, 0.9)
+    for i = 1, #F.range, 2 do
+      love.graphics.rectangle("line", lay.x + (F.range[i] - 1) * s + 1,
+        lay.y + (F.range[i + 1] - 1) * s + 1, s - 2, s - 2)
+    end
+  end
+end
+
 local function centre(lay, x, y)
   return lay.x + (x - 0.5) * lay.size, lay.y + (y - 0.5) * lay.size
 end
@@ -220,6 +268,7 @@ function view.draw_map(state, lay)
   love.graphics.setColor(1, 1, 1)
   love.graphics.draw(state.canvas, lay.x, lay.y)
   if state.show_zones then draw_zones(state, lay) end
+  if state.field then draw_field(state, lay) end
   local r = state.result
   if state.show_explored and r.explored then
     set(CLOSED)
@@ -228,8 +277,10 @@ function view.draw_map(state, lay)
     fill_tiles(r.explored.open or {}, lay, math.floor(lay.size * 0.3))
   end
   local size = state.query.size or 1
-  draw_path(r.tiles, lay, size, true)
-  draw_path(r.path, lay, size)
+  if not state.field then
+    draw_path(r.tiles, lay, size, true)
+    draw_path(r.path, lay, size)
+  end
   draw_footprint(lay, state.map.start, size, { 0.20, 0.75, 0.35 })
   draw_footprint(lay, state.map.goal, size, { 0.90, 0.25, 0.25 })
   draw_marker(lay, state.map.start, { 0.20, 0.75, 0.35 }, "S")
@@ -272,6 +323,13 @@ function view.draw_panel(state)
     and ("    zones  %d"):format(state.zone_count or 0) or ""))
   lines[#lines + 1] = line("size  " .. (q.size or 1) .. "    path  "
     .. (q.shape or "grid"))
+  if state.field then
+    local F = state.field
+    local words = { field = "field to G", flee = "flee map from G",
+                    range = ("range of S within %g"):format(scene.RANGE) }
+    lines[#lines + 1] = line(("%s  %d tiles"):format(words[F.mode],
+      F.field:count()))
+  end
   lines[#lines + 1] = line("")
   if r.error then
     lines[#lines + 1] = line(r.error, WARN, "small")
@@ -336,6 +394,7 @@ function view.draw_brushes(state, x, y)
     "d: diagonals   u: unit   [ ]: weight",
     "s: unit size   n: path grid/smoothed/any-angle",
     "e: explored   z: zones   space: animate",
+    "f: field / flee map / movement range",
     "m: next map   r: reset   p: screenshot",
   }
   set(DIM)

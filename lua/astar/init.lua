@@ -18,6 +18,12 @@ for name, fn in pairs(core) do
   astar[name] = fn
 end
 
+--- Flow-field codes (field:directions()): code 0 is "stay" (a goal, or no
+-- value), 1..8 the directions N E S W NE SE SW NW.  x + FLOW_DX[code],
+-- y + FLOW_DY[code] is the tile a unit moves to.
+astar.FLOW_DX = { [0] = 0, 0, 1, 0, -1, 1, 1, -1, -1 }
+astar.FLOW_DY = { [0] = 0, -1, 0, 1, 0, -1, 1, 1, -1 }
+
 local function read_file(path)
   local f, err = io.open(path, "rb")
   if not f then return nil, err end
