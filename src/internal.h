@@ -175,6 +175,32 @@ const astar_zones *astar__layer_zones(const astar_grid *g, int unit);
 int astar__zones_apart(const astar_grid *g, int unit, uint32_t a,
                        uint32_t b, int *apart);
 
+/* ---- overlay.c: a query's avoid and extra_cost, stamped in a context ---- */
+/* marks: generation << 3 | flags (the marks live in astar__overlay) */
+#define ASTAR__MARK_AVOID 1u
+#define ASTAR__MARK_NEAR 2u  /* the tile or a neighbour is avoided or dearer */
+#define ASTAR__MARK_EXTRA 4u
+#define ASTAR__MARK_GEN (~(uint32_t)7u)
+#define ASTAR__MAX_MARK_GENERATION 0x1FFFFFFFu
+/* Stamps q's overlays in s's marks (a new mark generation: *tag); tiles
+ * keep_a, keep_b (UINT32_MAX: none) and q's goals are never avoided. */
+int astar__overlay_stamp(astar_search *s, const astar_grid *G,
+                         const astar_query *q, uint32_t keep_a,
+                         uint32_t keep_b, uint32_t *tag);
+static inline int astar__marked(const uint32_t *mark, uint32_t tag,
+                                uint32_t v, uint32_t flag) {
+  return (mark[v] & ASTAR__MARK_GEN) == tag && (mark[v] & flag);
+}
+/* The legal moves m out of u (a NEAR tile) once avoided tiles count as
+ * blocked, for the step and for the corner rule. */
+unsigned astar__overlay_moves(const astar_grid *G, const uint64_t *passable,
+                              const uint32_t *mark, uint32_t tag, uint32_t u,
+                              unsigned m);
+/* Does q have overlays? */
+static inline int astar__uses_overlay(const astar_query *q) {
+  return q->navoid != 0 || q->nextra != 0;
+}
+
 /* ---- layer.c ---- */
 uint8_t astar__moves(const astar_grid *g, const uint64_t *bits, uint32_t i);
 uint8_t astar__height_filter(const astar_grid *g, const astar_unit *u,
@@ -267,6 +293,16 @@ typedef struct astar__more {
   astar__frame *frames;
   size_t frames_cap;
 } astar__more;
+
+/* The marks of a query's overlays (avoid, extra_cost): per tile
+ * generation << 3 | flags, and the added cost where MARK_EXTRA. */
+typedef struct astar__overlay {
+  uint32_t *mark;   /* ntiles */
+  double *add;      /* ntiles, made on the first extra_cost */
+  uint32_t generation;
+} astar__overlay;
+/* Makes the overlay's marks (and, with add, its costs). */
+int astar__context_overlay(astar_search *s, int add);
 
 /* Sizes the per-tile arrays for a map of ntiles tiles (stamps, heap
  * positions, the first heap); a context last sized for another map
@@ -372,6 +408,10 @@ typedef struct astar__run {
   uint64_t rng;
   int st;               /* a heuristic callback's failure */
   uint32_t peak, evicted;
+  /* ---- overlays (avoid, extra_cost) ---- */
+  const uint32_t *mark;
+  const double *add;
+  uint32_t mtag;
   /* ---- JPS ---- */
   astar__jps_layer J;
   double hA, hB, jstep[8];
