@@ -409,6 +409,11 @@ typedef struct astar_query {
   const int32_t *goals;
   size_t ngoals;
   int no_main_goal;
+  /* NULL, or one cost (finite, >= 0) per pair of goals, added to the
+   * path's cost at that goal: the search then ends at the goal where the
+   * path's cost plus this is least (repair: the old path's cost from
+   * there); r->cost is the path's own cost. */
+  const double *goal_costs;
   /* Cutoffs: 0 = none (max_cost: HUGE_VAL, the default, or 0).  A search
    * that stops short because of one ends with ASTAR_CUTOFF. */
   double max_cost;        /* no path costing more is followed */

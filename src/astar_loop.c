@@ -250,6 +250,11 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
     unsigned m;
     int32_t ux, uy;
     int near = 0;
+    if ((mode & MODE_X) && S->best_total < HUGE_VAL &&
+        heap[(mode & MODE_FIFO) ? head : 0].key >= S->best_key) {
+      S->found = 1; /* no open node can end cheaper than the best goal */
+      break;
+    }
     if ((mode & MODE_X) && S->max_nodes != 0 && expanded >= S->max_nodes) {
       S->cut = 1;
       break;
@@ -271,10 +276,23 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
     stamp[u] |= ASTAR__STAMP_CLOSED;
     expanded++;
     if (is_goal(S, u, goal, mode)) {
-      S->found = 1;
-      S->reached = u;
-      S->r.cost = gu;
-      break;
+      if ((mode & MODE_X) && S->q.goal_costs != NULL) {
+        /* goal costs: keep the best ending and search on while an open
+         * node might end cheaper */
+        long k = astar__set_find(S->set, S->nset, u);
+        double total = gu + S->targets[k].cost;
+        if (total < S->best_total) {
+          S->best_total = total;
+          S->best_key = astar__quantise(total, inv_q);
+          S->reached = u;
+          S->r.cost = gu;
+        }
+      } else {
+        S->found = 1;
+        S->reached = u;
+        S->r.cost = gu;
+        break;
+      }
     }
     astar_xy(G, u, &ux, &uy);
     if ((mode & MODE_X) && S->closest) closer(S, u, ux, uy, gu);
@@ -498,7 +516,10 @@ static int options_init(astar__run *S, int *mode) {
       t[i].index = (int32_t)k;
     }
     t[i].node = astar_index(G, t[i].x, t[i].y);
-    t[i].offset = 0.0;
+    t[i].cost = t[i].index >= 0 && q->goal_costs != NULL
+                    ? q->goal_costs[t[i].index]
+                    : 0.0;
+    t[i].offset = -t[i].cost; /* h estimates the path plus the goal's cost */
   }
   /* the largest estimate of one step of the rule */
   step_h = 0.0;
@@ -513,7 +534,7 @@ static int options_init(astar__run *S, int *mode) {
       set[nset++] = (uint64_t)t[i].node << 32 | i;
     } else if (q->next_to_blocked_goal) {
       nset += next_to(S, t[i].node, set + nset, i);
-      t[i].offset = step_h;
+      t[i].offset += step_h;
     }
   }
   astar__sort_set(ctx->extra->set, nset);
@@ -599,6 +620,7 @@ int astar__loop_start(astar__run *S) {
   if ((st = astar_grid_layer(G, q->unit, &S->L)) != ASTAR_OK) return st;
   S->best = UINT32_MAX;
   S->best_d = S->best_g = HUGE_VAL;
+  S->best_total = HUGE_VAL;
   if (!astar__bit(S->L.passable, S->start) && !q->leave_blocked_start) {
     r->outcome = ASTAR_START_BLOCKED;
     return 1;
@@ -720,6 +742,8 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;
     if (st != ASTAR_OK) break; /* suspended, or an error */
+    if (!S->found && !S->cut && S->best_total < HUGE_VAL)
+      S->found = 1; /* goal costs: the open list ran dry */
     if (!S->found && S->cut_length && !S->by_steps && !S->closest) {
       uint32_t used = S->expanded - before;
       if ((st = restart_by_steps(S)) == 1) { /* not seen: the first run

@@ -126,6 +126,9 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
     for (i = 0; i < q->ngoals; i++) {
       int32_t x = q->goals[2 * i], y = q->goals[2 * i + 1];
       if (x < 0 || x >= G->width || y < 0 || y >= G->height) return 0;
+      if (q->goal_costs != NULL &&
+          !(q->goal_costs[i] >= 0.0 && q->goal_costs[i] <= 1e300))
+        return 0;
     }
   }
   return 1;

@@ -261,7 +261,9 @@ typedef struct astar__target {
   int32_t x, y;
   int32_t index;  /* in q->goals; -1 for gx, gy */
   uint32_t node;
-  double offset;  /* subtracted from the heuristic (next to a blocked goal) */
+  double offset;  /* subtracted from the heuristic (next to a blocked goal;
+                     minus the goal's cost) */
+  double cost;    /* q->goal_costs of this goal, 0 without */
 } astar__target;
 
 /* Scratch of the query options, made on the first query that needs it. */
@@ -404,6 +406,9 @@ typedef struct astar__run {
   uint32_t reached;     /* the goal expanded, or best when closest */
   uint32_t best;
   double best_d, best_g;
+  double best_total;    /* goal costs: the least path + goal cost so far */
+  uint64_t best_key;    /* ... as a key: the search ends when the open
+                           list's best key reaches it */
   int32_t line_x, line_y, line_dx, line_dy; /* straight ties */
   uint64_t rng;
   int st;               /* a heuristic callback's failure */

@@ -92,6 +92,9 @@ int astar_path_repair(astar_search *s, const astar_grid *g,
   astar_path_report rep = {0, 0, 0, 0.0, NULL};
   astar_query rq;
   int32_t goals[2 * ASTAR_REPAIR_WINDOW];
+  double costs[ASTAR_REPAIR_WINDOW], acc[ASTAR_REPAIR_WINDOW];
+  astar_path_report rest = {0, 0, 0, 0.0, NULL};
+  astar_path_report head = {0, 0, 0, 0.0, NULL};
   size_t j0, nw, k;
   int st;
   memset(out, 0, sizeof *out);
@@ -111,9 +114,18 @@ int astar_path_repair(astar_search *s, const astar_grid *g,
   j0 = rep.last_bad_open ? rep.last_bad : rep.last_bad + 1;
   if (rep.bad > at && j0 < n) {
     nw = n - j0 < ASTAR_REPAIR_WINDOW ? n - j0 : ASTAR_REPAIR_WINDOW;
+    /* each rejoin tile's cost: the old path's cost from there on, so
+     * the search ends where the detour plus the rest is least */
+    if ((st = astar_path_check(s, g, q, xy, n, j0, &rest)) != ASTAR_OK)
+      return st;
+    head.acc = acc;
+    st = astar_path_check(s, g, q, xy + 2 * j0, nw, 0, &head);
+    if (st != ASTAR_OK) return st;
     for (k = 0; k < nw; k++) {
       goals[2 * k] = xy[2 * (j0 + k)];
       goals[2 * k + 1] = xy[2 * (j0 + k) + 1];
+      costs[k] = rest.cost - acc[k];
+      if (!(costs[k] >= 0.0)) costs[k] = 0.0; /* rounding */
     }
     rq = *q;
     rq.sx = xy[2 * at];
@@ -121,6 +133,7 @@ int astar_path_repair(astar_search *s, const astar_grid *g,
     rq.gx = goals[0];
     rq.gy = goals[1];
     rq.goals = goals;
+    rq.goal_costs = costs;
     rq.ngoals = nw;
     rq.no_main_goal = 1;
     rq.max_nodes = budget;
@@ -148,6 +161,7 @@ int astar_path_repair(astar_search *s, const astar_grid *g,
   rq.gx = xy[2 * (n - 1)];
   rq.gy = xy[2 * (n - 1) + 1];
   rq.goals = NULL;
+  rq.goal_costs = NULL;
   rq.ngoals = 0;
   rq.no_main_goal = 0;
   st = astar_find_path(s, g, &rq, &out->r);
