@@ -630,21 +630,28 @@ int astar_path_check(astar_search *s, const astar_grid *g,
 
 /* Repair (path_check.c): a path from the tile at `at` to the path's last
  * tile after edits.  KEPT: the path is still legal from `at` (nothing
- * searched; out->cost its cost from there).  REJOINED: a multi-goal A*
- * from the tile at `at` onto the old path's first legal tiles after its
- * last break (the rejoin window: up to ASTAR_REPAIR_WINDOW tiles), capped
- * at `budget` expansions, reached tile out->rejoin; the new path is the
- * context's path (astar_path_last/prev, from `at` to that tile) followed
- * by the old path after it, and out->cost is the whole cost.  FRESH: that
- * search could not rejoin (no open tile to rejoin, cut off by the budget,
- * no path): a plain search of q from `at` to the last tile ran instead
- * (optimal); out->r says how it ended.  q gives the unit, overlays,
- * heuristic and so on; its start, goal, goals and cutoffs are set
- * here. */
+ * searched; out->cost its cost from there).  REJOINED: the old path is
+ * followed from `at` to the tile out->leave (up to ASTAR_REPAIR_BACKOFF
+ * tiles before its first break), a search from there reaches one of the
+ * old path's first legal tiles after its last break (the rejoin window:
+ * up to ASTAR_REPAIR_WINDOW tiles, each counted with the old path's cost
+ * from it to the end, so the search ends where the whole is least), tile
+ * out->rejoin, and the old path goes on from there.  The detour is the
+ * context's path (astar_path_last/prev, from out->leave to out->rejoin);
+ * out->cost is the whole cost.  The search expands at most `budget`
+ * nodes.  FRESH: that search could not rejoin (no open tile to rejoin,
+ * the budget ran out, no path): a plain search of q from `at` to the
+ * last tile ran instead (optimal); out->r says how it ended.  q gives the
+ * unit, overlays, heuristic and so on; its start, goal, goals and cutoffs
+ * are set here.  A REJOINED path is the cheapest among those that follow
+ * the old path to out->leave and rejoin it in the window: never cheaper
+ * than the optimum, equal to it whenever an optimal path does so. */
+#define ASTAR_REPAIR_BACKOFF 8
 #define ASTAR_REPAIR_WINDOW 16
 enum { ASTAR_REPAIR_KEPT = 0, ASTAR_REPAIR_REJOINED, ASTAR_REPAIR_FRESH };
 typedef struct astar_repair {
   int how;         /* ASTAR_REPAIR_* */
+  size_t leave;    /* REJOINED: the old path's tile the detour starts on */
   size_t rejoin;   /* REJOINED: the old path's tile the detour ends on */
   size_t bad;      /* the first illegal tile (n when KEPT) */
   double cost;     /* the new path's cost (KEPT, REJOINED, FRESH found) */

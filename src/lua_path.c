@@ -213,29 +213,37 @@ static void put(lua_State *L, lua_Integer i, int32_t x, int32_t y) {
 static int write_repair(lua_State *L, void *p) {
   lp_write *w = (lp_write *)p;
   const astar_search *s = &w->ud->ctx;
-  size_t head = 0, tail_from = w->at, i;
+  size_t lead = w->n - w->at, head = 0, tail_from = w->n, i;
   lua_Integer len, k;
-  if (w->rep.how != ASTAR_REPAIR_KEPT) {
+  /* lead: the old path's tiles from at on; head: the search's path; then
+   * the old path from tail_from on */
+  if (w->rep.how == ASTAR_REPAIR_REJOINED) {
+    lead = w->rep.leave - w->at;
     head = w->rep.r.length;
-    tail_from = w->rep.how == ASTAR_REPAIR_REJOINED ? w->rep.rejoin + 1
-                                                    : w->n;
+    tail_from = w->rep.rejoin + 1;
+  } else if (w->rep.how == ASTAR_REPAIR_FRESH) {
+    lead = 0;
+    head = w->rep.r.length;
   }
-  len = (lua_Integer)(head + (w->n - tail_from));
+  len = (lua_Integer)(lead + head + (w->n - tail_from));
   if (len > INT_MAX / 2 - 2) luaL_error(L, "repair: path too long");
   if (lua_istable(L, 1))
     lua_pushvalue(L, 1);
   else
     lua_createtable(L, (int)(2 * len), 0);
+  for (i = 0; i < lead; i++)
+    put(L, (lua_Integer)i + 1, w->xy[2 * (w->at + i)],
+        w->xy[2 * (w->at + i) + 1]);
   if (head > 0) { /* the search's path, walked from its end */
     uint32_t node = astar_path_last(s);
-    k = (lua_Integer)head;
+    k = (lua_Integer)(lead + head);
     do {
       int32_t x, y;
       astar_xy(&w->ud->g, node, &x, &y);
       put(L, k--, x, y);
-    } while (k > 0 && astar_path_prev(s, &node));
+    } while (k > (lua_Integer)lead && astar_path_prev(s, &node));
   }
-  k = (lua_Integer)head;
+  k = (lua_Integer)(lead + head);
   for (i = tail_from; i < w->n; i++)
     put(L, ++k, w->xy[2 * i], w->xy[2 * i + 1]);
   /* what is left of an older, longer list */
@@ -270,6 +278,11 @@ static void repair_stats(lua_State *L, int t, const lp_write *w) {
   else
     lua_pushnil(L);
   lua_setfield(L, t, "rejoin");
+  if (r->how == ASTAR_REPAIR_REJOINED)
+    lua_pushinteger(L, (lua_Integer)r->leave + 1);
+  else
+    lua_pushnil(L);
+  lua_setfield(L, t, "leave");
 }
 
 /* grid:repair(path, at_index [, options [, out]])

@@ -113,6 +113,18 @@ int astar_path_repair(astar_search *s, const astar_grid *g,
    * step into it broke) */
   j0 = rep.last_bad_open ? rep.last_bad : rep.last_bad + 1;
   if (rep.bad > at && j0 < n) {
+    /* leave the old path a few tiles before its first break (its tiles
+     * up to there are legal), so the detour is a local search */
+    size_t leave = rep.bad - 1 - (rep.bad - 1 - at < ASTAR_REPAIR_BACKOFF
+                                      ? rep.bad - 1 - at
+                                      : ASTAR_REPAIR_BACKOFF);
+    double before = 0.0;
+    if (leave > at) {
+      if ((st = astar_path_check(s, g, q, xy + 2 * at, leave - at + 1, 0,
+                                 &head)) != ASTAR_OK)
+        return st;
+      before = head.cost;
+    }
     nw = n - j0 < ASTAR_REPAIR_WINDOW ? n - j0 : ASTAR_REPAIR_WINDOW;
     /* each rejoin tile's cost: the old path's cost from there on, so
      * the search ends where the detour plus the rest is least */
@@ -128,8 +140,8 @@ int astar_path_repair(astar_search *s, const astar_grid *g,
       if (!(costs[k] >= 0.0)) costs[k] = 0.0; /* rounding */
     }
     rq = *q;
-    rq.sx = xy[2 * at];
-    rq.sy = xy[2 * at + 1];
+    rq.sx = xy[2 * leave];
+    rq.sy = xy[2 * leave + 1];
     rq.gx = goals[0];
     rq.gy = goals[1];
     rq.goals = goals;
@@ -149,8 +161,9 @@ int astar_path_repair(astar_search *s, const astar_grid *g,
       st = astar_path_check(s, g, q, xy, n, k, &tail);
       if (st != ASTAR_OK) return st;
       out->how = ASTAR_REPAIR_REJOINED;
+      out->leave = leave;
       out->rejoin = k;
-      out->cost = out->r.cost + tail.cost;
+      out->cost = before + out->r.cost + tail.cost;
       return ASTAR_OK;
     }
   }
