@@ -301,7 +301,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
     if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)
       break;
     if ((mode & MODE_OVERLAY) &&
-        (near = astar__marked(S->mark, S->mtag, u, ASTAR__MARK_NEAR)) &&
+        (near = astar__bit(S->near, u)) &&
         !(mode & MODE_TILE_FN)) /* callback_moves saw the avoided tiles */
       m = astar__overlay_moves(G, S->L.passable, S->mark, S->mtag, u, m);
     while (m) {
@@ -658,6 +658,7 @@ int astar__loop_start(astar__run *S) {
     if (st != ASTAR_OK) return st;
     S->mark = ctx->overlay->mark;
     S->add = ctx->overlay->add;
+    S->near = ctx->overlay->near;
     mode |= MODE_OVERLAY;
   }
 

@@ -47,8 +47,11 @@ static void release_tiles(astar_search *s) {
   if (s->overlay != NULL) {
     ctx_free(s, s->overlay->mark, n, sizeof(uint32_t));
     ctx_free(s, s->overlay->add, n, sizeof(double));
+    ctx_free(s, s->overlay->near, astar__bitmap_words(n), sizeof(uint64_t));
     s->overlay->mark = NULL;
     s->overlay->add = NULL;
+    s->overlay->near = NULL;
+    s->overlay->nlisted = 0;
     s->overlay->generation = 0;
   }
   if (m != NULL) {
@@ -82,6 +85,8 @@ void astar_search_release(astar_search *s) {
     ctx_free(s, m, 1, sizeof *m);
   }
   ctx_free(s, s->run, 1, sizeof(astar__run));
+  if (s->overlay != NULL)
+    ctx_free(s, s->overlay->listed, s->overlay->listed_cap, sizeof(uint32_t));
   ctx_free(s, s->overlay, 1, sizeof(astar__overlay));
   astar_search_init(s, s->alloc, s->alloc_ud);
 }
@@ -98,6 +103,9 @@ size_t astar_search_memory(const astar_search *s) {
     total += sizeof(astar__overlay);
     if (s->overlay->mark != NULL) total += n * sizeof(uint32_t);
     if (s->overlay->add != NULL) total += n * sizeof(double);
+    if (s->overlay->near != NULL)
+      total += astar__bitmap_words(n) * sizeof(uint64_t);
+    total += s->overlay->listed_cap * sizeof(uint32_t);
   }
   if (x != NULL) {
     total += sizeof *x + x->targets_cap * sizeof(astar__target) +
@@ -213,6 +221,13 @@ int astar__context_overlay(astar_search *s, int add) {
       return ASTAR_ENOMEM;
     memset(o->mark, 0, (size_t)s->ntiles * sizeof(uint32_t));
     o->generation = 0;
+  }
+  if (o->near == NULL) {
+    size_t words = astar__bitmap_words(s->ntiles);
+    if ((o->near = ctx_alloc(s, words, sizeof(uint64_t))) == NULL)
+      return ASTAR_ENOMEM;
+    memset(o->near, 0, words * sizeof(uint64_t));
+    o->nlisted = 0;
   }
   if (add && o->add == NULL &&
       (o->add = ctx_alloc(s, s->ntiles, sizeof(double))) == NULL)

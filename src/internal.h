@@ -178,7 +178,7 @@ int astar__zones_apart(const astar_grid *g, int unit, uint32_t a,
 /* ---- overlay.c: a query's avoid and extra_cost, stamped in a context ---- */
 /* marks: generation << 3 | flags (the marks live in astar__overlay) */
 #define ASTAR__MARK_AVOID 1u
-#define ASTAR__MARK_NEAR 2u  /* the tile or a neighbour is avoided or dearer */
+#define ASTAR__MARK_NEAR 2u  /* unused: overlay->near holds it */
 #define ASTAR__MARK_EXTRA 4u
 #define ASTAR__MARK_GEN (~(uint32_t)7u)
 #define ASTAR__MAX_MARK_GENERATION 0x1FFFFFFFu
@@ -302,6 +302,12 @@ typedef struct astar__overlay {
   uint32_t *mark;   /* ntiles */
   double *add;      /* ntiles, made on the first extra_cost */
   uint32_t generation;
+  /* NEAR as one bit per tile (small enough to stay in cache: the loop
+   * tests it once per expansion), and the tiles whose bit is set, cleared
+   * at the next stamp */
+  uint64_t *near;
+  uint32_t *listed;
+  size_t nlisted, listed_cap;
 } astar__overlay;
 /* Makes the overlay's marks (and, with add, its costs). */
 int astar__context_overlay(astar_search *s, int add);
@@ -416,6 +422,7 @@ typedef struct astar__run {
   /* ---- overlays (avoid, extra_cost) ---- */
   const uint32_t *mark;
   const double *add;
+  const uint64_t *near;
   uint32_t mtag;
   /* ---- JPS ---- */
   astar__jps_layer J;

@@ -27,6 +27,8 @@ static const char *const repair_keys[] = {"unit", "avoid", "extra_cost",
                                           NULL};
 static const char *const outcome_names[] = {
     "found", "no_path", "start_blocked", "goal_blocked", "cutoff", "running"};
+#define READ_BATCH 32 /* numbers read before the stack is popped */
+
 static const char *const how_names[] = {"kept", "rejoined", "searched"};
 
 /* What the options of a check or a repair give. */
@@ -101,18 +103,27 @@ static int32_t *read_path(lua_State *L, int arg, const char *fname,
   if (len > (size_t)INT_MAX - 2)
     la_error(L, arg, fname, "path: too long (%.0f numbers)", (double)len);
   xy = (int32_t *)lg_buffer(L, ud, LG_BUF_PATH, len * sizeof(int32_t));
-  for (i = 0; i < len; i++) {
-    int32_t hi = i % 2 == 0 ? g->width : g->height;
-    double c;
-    lua_rawgeti(L, arg, (int)(i + 1));
-    c = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
-    if (!(c == floor(c) && c >= 1 && c <= hi))
-      la_error(L, arg, fname, "path[%.0f] (%s of tile %.0f) must be an "
-               "integer in 1..%d, got %s", (double)(i + 1),
-               i % 2 == 0 ? "x" : "y", (double)(i / 2) + 1, (int)hi,
-               la_describe(L, -1, buf, sizeof buf));
-    xy[i] = (int32_t)c - 1;
-    lua_pop(L, 1);
+  luaL_checkstack(L, READ_BATCH + 4, fname);
+  /* in batches, popped at once: the Lua API calls per number are most of
+   * the cost of a check */
+  for (i = 0; i < len; i += READ_BATCH) {
+    size_t m = len - i < READ_BATCH ? len - i : READ_BATCH, j;
+    int top = lua_gettop(L);
+    for (j = 0; j < m; j++) {
+      size_t e = i + j;
+      int32_t hi = e % 2 == 0 ? g->width : g->height, v = 0;
+      double c = NAN;
+      if (compat_rawgeti_type(L, arg, (int)(e + 1)) == LUA_TNUMBER)
+        c = (double)lua_tonumber(L, -1);
+      if (c >= 1 && c <= hi) v = (int32_t)c;
+      if (v == 0 || (double)v != c)
+        la_error(L, arg, fname, "path[%.0f] (%s of tile %.0f) must be an "
+                 "integer in 1..%d, got %s", (double)(e + 1),
+                 e % 2 == 0 ? "x" : "y", (double)(e / 2) + 1, (int)hi,
+                 la_describe(L, -1, buf, sizeof buf));
+      xy[e] = v - 1;
+    }
+    lua_settop(L, top);
   }
   *n = len / 2;
   return xy;

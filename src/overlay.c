@@ -13,14 +13,17 @@
 #include <string.h>
 
 /* Marks v and its eight neighbours NEAR (the map's border of sentinels
- * keeps every neighbour inside the arrays). */
-static void near(uint32_t *mark, const astar_grid *G, uint32_t tag,
+ * keeps every neighbour inside the arrays), and v's mark current. */
+static void near(astar__overlay *o, const astar_grid *G, uint32_t tag,
                  uint32_t v) {
   int d;
+  if ((o->mark[v] & ASTAR__MARK_GEN) != tag) o->mark[v] = tag;
   for (d = -1; d < 8; d++) {
     uint32_t w = d < 0 ? v : (uint32_t)((int32_t)v + G->offset[d]);
-    if ((mark[w] & ASTAR__MARK_GEN) != tag) mark[w] = tag;
-    mark[w] |= ASTAR__MARK_NEAR;
+    if (!astar__bit(o->near, w)) {
+      astar__set_bit(o->near, w, 1);
+      o->listed[o->nlisted++] = w;
+    }
   }
 }
 
@@ -34,11 +37,21 @@ int astar__overlay_stamp(astar_search *s, const astar_grid *G,
                          uint32_t keep_b, uint32_t *tag) {
   astar__overlay *o;
   uint32_t *mark, t;
-  size_t i;
+  size_t i, need;
+  void *p;
   int st = astar__context_overlay(s, q->nextra != 0);
   if (st != ASTAR_OK) return st;
   o = s->overlay;
   mark = o->mark;
+  /* the last query's NEAR bits go; room for this one's */
+  for (i = 0; i < o->nlisted; i++) astar__set_bit(o->near, o->listed[i], 0);
+  o->nlisted = 0;
+  if (q->navoid > SIZE_MAX / 9 - q->nextra) return ASTAR_ENOMEM;
+  need = 9 * (q->navoid + q->nextra);
+  p = o->listed;
+  st = astar__context_grow(s, &p, &o->listed_cap, need, sizeof(uint32_t));
+  o->listed = p;
+  if (st != ASTAR_OK) return st;
   if (++o->generation > ASTAR__MAX_MARK_GENERATION) {
     memset(mark, 0, (size_t)s->ntiles * sizeof(uint32_t));
     o->generation = 1;
@@ -46,13 +59,13 @@ int astar__overlay_stamp(astar_search *s, const astar_grid *G,
   t = o->generation << 3;
   for (i = 0; i < q->navoid; i++) {
     uint32_t v = astar_index(G, q->avoid[2 * i], q->avoid[2 * i + 1]);
-    near(mark, G, t, v);
+    near(o, G, t, v);
     mark[v] |= ASTAR__MARK_AVOID;
   }
   for (i = 0; i < q->nextra; i++) {
     uint32_t v = astar_index(G, q->extra_tiles[2 * i],
                              q->extra_tiles[2 * i + 1]);
-    near(mark, G, t, v);
+    near(o, G, t, v);
     if (!(mark[v] & ASTAR__MARK_EXTRA)) {
       mark[v] |= ASTAR__MARK_EXTRA;
       o->add[v] = 0.0;

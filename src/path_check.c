@@ -17,10 +17,12 @@
 
 /* The direction of the step (dx, dy), or 8 when it is none. */
 static unsigned dir_of(int32_t dx, int32_t dy) {
-  unsigned d;
-  for (d = 0; d < 8; d++)
-    if (astar_dir_dx[d] == dx && astar_dir_dy[d] == dy) return d;
-  return 8;
+  /* (dy + 1) * 3 + (dx + 1) -> direction: NW N NE, W - E, SW S SE */
+  static const unsigned char dirs[9] = {ASTAR_NW, ASTAR_N, ASTAR_NE,
+                                        ASTAR_W,  8,       ASTAR_E,
+                                        ASTAR_SW, ASTAR_S, ASTAR_SE};
+  if (dx < -1 || dx > 1 || dy < -1 || dy > 1) return 8;
+  return dirs[(dy + 1) * 3 + (dx + 1)];
 }
 
 static uint32_t tile_at(const astar_grid *g, const int32_t *xy, size_t i) {
@@ -33,6 +35,7 @@ int astar_path_check(astar_search *s, const astar_grid *g,
   astar_layer L;
   const uint32_t *mark = NULL;
   const double *add = NULL;
+  const uint64_t *near = NULL;
   uint32_t tag = 0, u;
   unsigned dirs = astar__rule_dirs(g->diagonal);
   size_t i;
@@ -55,6 +58,7 @@ int astar_path_check(astar_search *s, const astar_grid *g,
     if (st != ASTAR_OK) return st;
     mark = s->overlay->mark;
     add = s->overlay->add;
+    near = s->overlay->near;
   }
   u = tile_at(g, xy, from);
   if (!astar__bit(L.passable, u)) out->bad = out->last_bad = from;
@@ -63,7 +67,7 @@ int astar_path_check(astar_search *s, const astar_grid *g,
     unsigned d = dir_of(xy[2 * i] - xy[2 * i - 2],
                         xy[2 * i + 1] - xy[2 * i - 1]);
     unsigned m = L.moves[u];
-    if (mark != NULL && astar__marked(mark, tag, u, ASTAR__MARK_NEAR))
+    if (near != NULL && astar__bit(near, u))
       m = astar__overlay_moves(g, L.passable, mark, tag, u, m);
     if (d < 8 && (dirs & m & (1u << d))) {
       if (out->bad == n) {
