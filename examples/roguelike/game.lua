@@ -8,9 +8,15 @@
 ---   print(game.summary(state))                -- one line about the turn
 ---
 --- Every turn the thief takes one step (or waits), then each guard in turn
---- grabs the thief if it can step onto its tile, or else takes the first
---- step of its own path toward it (grid:next_step). The thief wins on
---- reaching a getaway spot (>), the guards when one of them grabs it.
+--- grabs the thief if it can step onto its tile, or else takes the next
+--- step of its own path toward it. A guard keeps its path while the thief
+--- stays where it leads: each turn it checks the path (grid:path_ok: the
+--- other guards move, windows break) and mends it where it no longer holds
+--- (grid:repair); when the thief moves it searches again (grid:find_path).
+--- The other guards' tiles are avoided for each guard's own query only
+--- (the `avoid` option), so no guard plans through a colleague. The thief
+--- wins on reaching a getaway spot (>), the guards when one of them grabs
+--- it.
 local astar = require("astar")
 local level = require("roguelike.level")
 
@@ -19,11 +25,6 @@ local game = {}
 -- Largest game seed: the tie-break seeds made from it (actor_seed) must
 -- stay below 2^53.
 game.MAX_SEED = 2147483647
-
--- A tile another guard stands on costs this much more, so a guard walks
--- around a colleague when the detour is short and queues behind him in a
--- doorway; its own step onto an occupied tile is a wait.
-local CROWD = 8
 
 -- The demo thief's fear of a tile, by its Chebyshev distance to a guard:
 -- it never steps onto or next to a guard (who would grab it at once) and
@@ -35,6 +36,8 @@ local DANGER_RADIUS = 3
 local MODE_WORDS = {
   chase = "chases the thief",
   closest = "cannot reach the thief, goes as near as it can",
+  follow = "follows its path",
+  mend = "mends its path around a blocked tile",
   catch = "grabs the thief!",
 }
 
@@ -167,25 +170,49 @@ local function enter_tile(state, x, y)
   end
 end
 
--- Query options for a guard's step: random ties from its own seed, the
--- closest reachable tile when the thief is out of reach, and a detour
--- around the other guards.
+-- The tiles of the guards other than `guard`, as the avoid option takes
+-- them: {x1, y1, x2, y2, ...}.
+local function others(state, guard)
+  local tiles = {}
+  for _, other in ipairs(state.guards) do
+    if other ~= guard then
+      tiles[#tiles + 1], tiles[#tiles + 2] = other.x, other.y
+    end
+  end
+  return tiles
+end
+
+-- Query options for a guard's search: random ties from its own seed, the
+-- closest reachable tile when the thief is out of reach, and the other
+-- guards' tiles avoided (for this query only: the grid is not touched).
 local function chase_options(state, guard, index)
   return {
     unit = "guard", ties = "random", seed = actor_seed(state, index),
-    closest = true,
-    tile_cost = function(x, y, cost)
-      if guard_at(state, x, y, guard) then return cost + CROWD end
-      return cost
-    end,
+    closest = true, avoid = others(state, guard),
   }
 end
 
+-- The guard's kept path, when it still leads from the guard to the thief
+-- (mended if a colleague or an edit broke it), or nil.
+local function kept_path(state, guard)
+  local path, at, thief = guard.path, guard.at, state.thief
+  if not path or path[#path - 1] ~= thief.x or path[#path] ~= thief.y
+      or path[2 * at - 1] ~= guard.x or path[2 * at] ~= guard.y then
+    return nil
+  end
+  local check = { unit = "guard", avoid = others(state, guard) }
+  if state.grid:path_ok(path, at, check) then return path, at, "follow" end
+  local mended = state.grid:repair(path, at, check)
+  if mended then return mended, 1, "mend" end
+  return nil
+end
+
 -- Guard number `index` acts: grab the thief when it can step onto its tile,
--- else take the first step toward it, or with closest = true toward the
--- nearest tile it can reach (next_step then always has a step, maybe its
--- own tile). `guard.mode` says which; `guard.reason` is next_step's 4th
--- value, the reason it fell back to the closest tile.
+-- else take the next step of its path toward it: the kept one, or a new
+-- one, with closest = true toward the nearest tile it can reach (find_path
+-- then always has a path, maybe its own tile alone). `guard.mode` says
+-- which; `guard.reason` is find_path's 4th value, the reason it fell back
+-- to the closest tile.
 local function guard_act(state, guard, index)
   local thief = state.thief
   if can_step(state, "guard", guard.x, guard.y, thief.x, thief.y) then
@@ -194,12 +221,23 @@ local function guard_act(state, guard, index)
     say(state, guard.name .. " grabs the thief")
     return
   end
-  local x, y, _, reason = state.grid:next_step(guard.x, guard.y,
-    thief.x, thief.y, chase_options(state, guard, index))
-  guard.mode, guard.reason = reason and "closest" or "chase", reason
-  if not guard_at(state, x, y, guard) then
-    guard.x, guard.y = x, y
+  local path, at, mode = kept_path(state, guard)
+  local reason
+  if not path then
+    local _
+    path, _, _, reason = state.grid:find_path(guard.x, guard.y,
+      thief.x, thief.y, chase_options(state, guard, index))
+    at, mode = 1, reason and "closest" or "chase"
   end
+  guard.mode, guard.reason = mode, reason
+  if path and #path >= 2 * at + 2 then
+    local x, y = path[2 * at + 1], path[2 * at + 2]
+    if not guard_at(state, x, y, guard) then
+      guard.x, guard.y = x, y
+      at = at + 1
+    end
+  end
+  guard.path, guard.at = path, at
 end
 
 --- Plays one turn: the thief steps by (dx, dy) (0, 0 waits), then every
@@ -327,7 +365,8 @@ for _, terrain in ipairs(level.terrains) do LOOKS[terrain.name] = terrain end
 LOOKS[level.broken.name] = level.broken
 
 -- Guards are red while they can reach the thief, blue while they cannot.
-local GUARD_COLORS = { chase = "1;31", catch = "1;31", closest = "1;34" }
+local GUARD_COLORS = { chase = "1;31", catch = "1;31", closest = "1;34",
+                       follow = "1;31", mend = "1;33" }
 
 -- Glyph and colour of tile (x, y): units, then items, then the ground.
 local function look(state, x, y)
@@ -388,8 +427,9 @@ function game.render(state, color)
 end
 
 --- One line about the last turn: its number, the thief's tile, each
---- guard's tile and mode (chase, catch, or closest when it could not reach
---- the thief, next_step's reasons in brackets), then what happened.
+--- guard's tile and mode (chase, follow, mend, catch, or closest when it
+--- could not reach the thief, find_path's reasons in brackets), then what
+--- happened.
 function game.summary(state)
   local parts = {
     ("turn %3d  thief %2d,%-2d "):format(state.turn, state.thief.x,
