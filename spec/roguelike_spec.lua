@@ -288,6 +288,32 @@ A,,,,,,,
       assert.is_true(a.x < b.x and b.x < c.x)
     end)
 
+    it("keep their path while the thief hides, and mend it after an edit", function()
+      local rows = {}
+      for y = 1, 7 do rows[y] = ("."):rep(20) end
+      rows[4] = "A" .. ("."):rep(18) .. "@"
+      local state = game.new({ map = table.concat(rows, "\n") })
+      local guard = state.guards[1]
+      waiting_thief(state)
+      assert.are.equal("chase", guard.mode)
+      waiting_thief(state)
+      assert.are.equal("follow", guard.mode)
+      -- a wall across the guard's path (a door shuts): the kept path no
+      -- longer holds; the guard mends it and steps on legally
+      local path, at = guard.path, guard.at
+      local x = path[2 * at + 5]
+      for y = 1, 7 do state.grid:set_blocked(x, y) end
+      state.grid:set_cost(x, 1, 1)
+      local before = { x = guard.x, y = guard.y }
+      waiting_thief(state)
+      assert.are.equal("mend", guard.mode)
+      assert.is_true(legal_guard_step(state.grid, before.x, before.y,
+        guard.x, guard.y))
+      assert.is_true(state.grid:path_ok(guard.path, guard.at, { unit = "guard" }))
+      play(state, 40, waiting_thief)
+      assert.are.equal("caught", state.over)
+    end)
+
     it("move legally and never share a tile in the house", function()
       for seed = 1, 6 do
         play(game.new({ seed = seed }), 60, demo_thief)
