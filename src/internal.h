@@ -12,9 +12,12 @@
  *   units.c                      terrain, heights, unit-class tables
  *   grid.c                       storage, edits, the edit counter
  *   text.c                       text maps, MovingAI header
+ *   engine.c, overlay.c          shared by the engines; a query's avoid and
+ *                                extra_cost stamped in the context
  *   astar_loop.c, jps.c, ida.c, bidir.c   the engines
  *   find_path.c                  the front door: checks, capability table,
  *                                dispatch, begin/step
+ *   path_check.c                 paths that stay valid: check, repair
  */
 #ifndef ASTAR_INTERNAL_H
 #define ASTAR_INTERNAL_H
