@@ -518,6 +518,48 @@ describe("next_step remembers", function()
     end
   end)
 
+  it("the same moves as without remembering where paths are unique, edits between steps", function()
+    -- real weights: equal-cost paths (ties) are next to impossible, so a
+    -- search from any tile of a cheapest path follows that path
+    local rng = helpers.rng(6006)
+    local steps, from_memory = 0, 0
+    for _ = 1, 30 do
+      local w, h = rng:int(4, 12), rng:int(4, 12)
+      local g1 = astar.new(w, h)
+      local g2 = astar.new(w, h)
+      local function edit(x, y, c)
+        g1:set_cost(x, y, c)
+        g2:set_cost(x, y, c)
+      end
+      for y = 1, h do
+        for x = 1, w do
+          local c = rng:int(256, 2559) / 256
+          if rng:chance(0.15) then c = false end
+          edit(x, y, c)
+        end
+      end
+      local x1, y1 = rng:int(1, w), rng:int(1, h)
+      local x2, y2 = x1, y1
+      local gx, gy = rng:int(1, w), rng:int(1, h)
+      for step = 1, 30 do
+        if step % 6 == 0 then
+          local c = 1.5
+          if rng:chance(0.5) then c = false end
+          edit(rng:int(1, w), rng:int(1, h), c)
+        end
+        local st = {}
+        local a, b, c = g1:next_step(x1, y1, gx, gy, { stats = st })
+        local d, e, f = g2:next_step(x2, y2, gx, gy, { remember = false })
+        assert.are.same({ d, e, f }, { a, b, c })
+        if a == nil or (a == x1 and b == y1) then break end
+        steps = steps + 1
+        if st.remembered then from_memory = from_memory + 1 end
+        x1, y1, x2, y2 = a, b, d, e
+      end
+    end
+    assert.is_true(from_memory > steps / 2, from_memory .. " of " .. steps)
+  end)
+
   it("answers from memory only on the path, for the same goal and options", function()
     local g = astar.new(20, 20)
     local st = {}

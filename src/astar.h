@@ -621,8 +621,8 @@ typedef struct astar_path_report {
   double cost;       /* the cost from `from` to the end (bad == n), or to
                         the tile before bad */
   double *acc;       /* set by the caller: NULL, or room for n costs:
-                        acc[i] = the cost from `from` to tile i, for
-                        from <= i < bad */
+                        acc[i] = the cost of the step into tile i, for
+                        from < i < bad (acc[from] = 0) */
 } astar_path_report;
 int astar_path_check(astar_search *s, const astar_grid *g,
                      const astar_query *q, const int32_t *xy, size_t n,

@@ -126,7 +126,7 @@ int lg_memory_room(lgrid *ud, size_t n) {
                     cap * LG_MEMORY_TILE);
   if (p == NULL) return 0;
   m->acc = (double *)p;
-  m->xy = (int32_t *)(m->acc + cap);
+  m->xy = (int32_t *)(void *)((unsigned char *)p + cap * sizeof(double));
   m->cap = cap;
   return 1;
 }

@@ -14,11 +14,12 @@
 struct lg_anchor;
 
 /* next_step's remembered path (lua_query.c): the tiles of the last path
- * it found (0-based x, y pairs), the cost so far at each, and what it was
+ * it found (0-based x, y pairs), the cost of the step into each, and what it was
  * found with (the map's version, the goal, the options that shape it). */
 #define LG_MEMORY_TILE (sizeof(double) + 2 * sizeof(int32_t))
 typedef struct lg_memory {
-  double *acc; /* one block of cap * LG_MEMORY_TILE bytes: acc, then xy */
+  double *acc; /* one block of cap * LG_MEMORY_TILE bytes: acc (the cost
+                  of the step into each tile), then xy */
   int32_t *xy;
   size_t len, cap, at; /* tiles, room, where the unit was last */
   int valid;

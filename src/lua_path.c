@@ -107,8 +107,9 @@ static int32_t *read_path(lua_State *L, int arg, const char *fname,
   /* in batches, popped at once: the Lua API calls per number are most of
    * the cost of a check */
   for (i = 0; i < len; i += READ_BATCH) {
-    size_t m = len - i < READ_BATCH ? len - i : READ_BATCH, j;
+    size_t m = len - i, j;
     int top = lua_gettop(L);
+    if (m > READ_BATCH) m = READ_BATCH;
     for (j = 0; j < m; j++) {
       size_t e = i + j;
       int32_t hi = e % 2 == 0 ? g->width : g->height, v = 0;

@@ -821,7 +821,7 @@ static void remember(lgrid *ud, const lq_query *Q) {
   lg_memory *m = &ud->memory;
   const astar_search *s = &ud->ctx;
   const astar_query *q = &Q->q;
-  astar_path_report rep;
+  astar_path_report rep = {0, 0, 0, 0.0, NULL};
   astar_query cq;
   size_t n = Q->r.length, i;
   uint32_t node;
@@ -891,7 +891,10 @@ static int g_next_step(lua_State *L) {
       x = m->xy[2 * i];
       y = m->xy[2 * i + 1];
       Q.r.outcome = ASTAR_FOUND;
-      Q.r.cost = m->acc[m->len - 1] - m->acc[k];
+      /* the steps' costs summed from here on, as a search from here
+       * along this path sums them */
+      Q.r.cost = 0.0;
+      for (i = (size_t)k + 1; i < m->len; i++) Q.r.cost += m->acc[i];
       Q.r.end_x = Q.q.gx;
       Q.r.end_y = Q.q.gy;
       Q.r.goal_index = -1;

@@ -75,7 +75,7 @@ int astar_path_check(astar_search *s, const astar_grid *g,
         if (mark != NULL && astar__marked(mark, tag, v, ASTAR__MARK_EXTRA))
           c += g->step_length[d] * add[v];
         out->cost += c;
-        if (acc != NULL) acc[i] = out->cost;
+        if (acc != NULL) acc[i] = c;
       }
     } else {
       if (out->bad == n) out->bad = i;
@@ -96,7 +96,7 @@ int astar_path_repair(astar_search *s, const astar_grid *g,
   astar_path_report rep = {0, 0, 0, 0.0, NULL};
   astar_query rq;
   int32_t goals[2 * ASTAR_REPAIR_WINDOW];
-  double costs[ASTAR_REPAIR_WINDOW], acc[ASTAR_REPAIR_WINDOW];
+  double costs[ASTAR_REPAIR_WINDOW], acc[ASTAR_REPAIR_WINDOW], sum = 0.0;
   astar_path_report rest = {0, 0, 0, 0.0, NULL};
   astar_path_report head = {0, 0, 0, 0.0, NULL};
   size_t j0, nw, k;
@@ -138,9 +138,10 @@ int astar_path_repair(astar_search *s, const astar_grid *g,
     st = astar_path_check(s, g, q, xy + 2 * j0, nw, 0, &head);
     if (st != ASTAR_OK) return st;
     for (k = 0; k < nw; k++) {
+      sum += acc[k];
       goals[2 * k] = xy[2 * (j0 + k)];
       goals[2 * k + 1] = xy[2 * (j0 + k) + 1];
-      costs[k] = rest.cost - acc[k];
+      costs[k] = rest.cost - sum;
       if (!(costs[k] >= 0.0)) costs[k] = 0.0; /* rounding */
     }
     rq = *q;
