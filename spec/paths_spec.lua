@@ -431,7 +431,7 @@ describe("repair", function()
     helpers.missing_maps(it, pending, "the brc202d repair spec")
     return
   end
-  it("brc202d: after a wall across a path, repairs are legal and never beat a fresh search", function()
+  it("brc202d: after a wall across a path, repairs are legal and never beat a fresh search #slow", function()
     local g = assert(astar.load_movingai(dir .. "/brc202d.map"))
     local scen = astar.read_scenarios(dir .. "/brc202d.map.scen")
     local rng = helpers.rng(9)
