@@ -111,7 +111,7 @@ static int32_t *read_path(lua_State *L, int arg, const char *fname,
     int top = lua_gettop(L);
     if (m > READ_BATCH) m = READ_BATCH;
     for (j = 0; j < m; j++) {
-      size_t e = i + j;
+      size_t e = i + j, tile = e / 2 + 1;
       int32_t hi = e % 2 == 0 ? g->width : g->height, v = 0;
       double c = NAN;
       if (compat_rawgeti_type(L, arg, (int)(e + 1)) == LUA_TNUMBER)
@@ -120,7 +120,7 @@ static int32_t *read_path(lua_State *L, int arg, const char *fname,
       if (v == 0 || (double)v != c)
         la_error(L, arg, fname, "path[%.0f] (%s of tile %.0f) must be an "
                  "integer in 1..%d, got %s", (double)(e + 1),
-                 e % 2 == 0 ? "x" : "y", (double)(e / 2) + 1, (int)hi,
+                 e % 2 == 0 ? "x" : "y", (double)tile, (int)hi,
                  la_describe(L, -1, buf, sizeof buf));
       xy[e] = v - 1;
     }
@@ -225,7 +225,7 @@ static void put(lua_State *L, lua_Integer i, int32_t x, int32_t y) {
 static int write_repair(lua_State *L, void *p) {
   lp_write *w = (lp_write *)p;
   const astar_search *s = &w->ud->ctx;
-  size_t lead = w->n - w->at, head = 0, tail_from = w->n, i;
+  size_t lead = w->n - w->at, head = 0, tail_from = w->n, i, total, before;
   lua_Integer len, k;
   /* lead: the old path's tiles from at on; head: the search's path; then
    * the old path from tail_from on */
@@ -237,7 +237,9 @@ static int write_repair(lua_State *L, void *p) {
     lead = 0;
     head = w->rep.r.length;
   }
-  len = (lua_Integer)(lead + head + (w->n - tail_from));
+  total = lead + head + (w->n - tail_from);
+  before = lead + head;
+  len = (lua_Integer)total;
   if (len > INT_MAX / 2 - 2) luaL_error(L, "repair: path too long");
   if (lua_istable(L, 1))
     lua_pushvalue(L, 1);
@@ -248,14 +250,14 @@ static int write_repair(lua_State *L, void *p) {
         w->xy[2 * (w->at + i) + 1]);
   if (head > 0) { /* the search's path, walked from its end */
     uint32_t node = astar_path_last(s);
-    k = (lua_Integer)(lead + head);
+    k = (lua_Integer)before;
     do {
       int32_t x, y;
       astar_xy(&w->ud->g, node, &x, &y);
       put(L, k--, x, y);
     } while (k > (lua_Integer)lead && astar_path_prev(s, &node));
   }
-  k = (lua_Integer)(lead + head);
+  k = (lua_Integer)before;
   for (i = tail_from; i < w->n; i++)
     put(L, ++k, w->xy[2 * i], w->xy[2 * i + 1]);
   /* what is left of an older, longer list */

@@ -502,12 +502,13 @@ static int32_t list_coord(lua_State *L, int arg, const char *fname,
                           size_t per) {
   char buf[64];
   double c;
+  size_t tile = i / per + 1;
   lua_rawgeti(L, t, (int)(i + 1));
   c = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
   if (!(c == floor(c) && c >= 1 && c <= hi))
     la_error(L, arg, fname, "%s[%.0f] (%s of tile %.0f) must be an integer "
              "in 1..%d, got %s", list, (double)(i + 1),
-             i % per == 0 ? "x" : "y", (double)(i / per) + 1, (int)hi,
+             i % per == 0 ? "x" : "y", (double)tile, (int)hi,
              la_describe(L, -1, buf, sizeof buf));
   lua_pop(L, 1);
   return (int32_t)c - 1;

@@ -147,8 +147,8 @@ int astar_path_repair(astar_search *s, const astar_grid *g,
     rq = *q;
     rq.sx = xy[2 * leave];
     rq.sy = xy[2 * leave + 1];
-    rq.gx = goals[0];
-    rq.gy = goals[1];
+    rq.gx = xy[2 * j0];
+    rq.gy = xy[2 * j0 + 1];
     rq.goals = goals;
     rq.goal_costs = costs;
     rq.ngoals = nw;
