@@ -1149,6 +1149,97 @@ for _, m in ipairs({ "get_cost", "find_path", "size", "load", "fill",
        prefix(1, m))
 end
 
+---------------------------------------------------------------------------
+-- Paths that stay valid (issue 20): path_ok, path_cost, repair, and the
+-- avoid / extra_cost / remember options.
+---------------------------------------------------------------------------
+
+local PATH = { 1, 1, 2, 2, 3, 2 }
+for _, fname in ipairs({ "path_ok", "path_cost", "repair" }) do
+  local function call(g, p, ...)
+    if fname == "repair" then return g:repair(p, 1, ...) end
+    if fname == "path_ok" then return g:path_ok(p, 1, ...) end
+    return g:path_cost(p, ...)
+  end
+  local oarg = fname == "path_cost" and 3 or 4
+  case(fname .. ": path = nil", function(g) return call(g, nil) end,
+    exact(2, fname, "path must be a table {x1, y1, x2, y2, ...}, got nil"))
+  case(fname .. ": path of 3 numbers", function(g) return call(g, { 1, 1, 2 }) end,
+    exact(2, fname, "path must hold x, y pairs (a positive even count of numbers), got 3 numbers"))
+  case(fname .. ": an empty path", function(g) return call(g, {}) end,
+    exact(2, fname, "path must hold x, y pairs (a positive even count of numbers), got 0 numbers"))
+  case(fname .. ": x out of range", function(g) return call(g, { 1, 1, 11, 1 }) end,
+    exact(2, fname, "path[3] (x of tile 2) must be an integer in 1..10, got 11"))
+  case(fname .. ": y not an integer", function(g) return call(g, { 1, 1.5 }) end,
+    exact(2, fname, "path[2] (y of tile 1) must be an integer in 1..8, got 1.5"))
+  case(fname .. ": y a string", function(g) return call(g, { 1, "2" }) end,
+    exact(2, fname, "path[2] (y of tile 1) must be an integer in 1..8, got '2'"))
+  case(fname .. ": y NaN", function(g) return call(g, { 1, NAN }) end,
+    exact(2, fname, "path[2] (y of tile 1) must be an integer in 1..8, got nan"))
+  case(fname .. ": options = 5", function(g) return call(g, PATH, 5) end,
+    exact(oarg, fname, "options must be a table, got 5"))
+  case(fname .. ": unknown option", function(g) return call(g, PATH, { wieght = 1 }) end,
+    exact(oarg, fname, "unknown option 'wieght'"))
+  case(fname .. ": avoid = 5", function(g) return call(g, PATH, { avoid = 5 }) end,
+    exact(oarg, fname, "avoid must be a table, got 5"))
+  case(fname .. ": avoid of odd length", function(g) return call(g, PATH, { avoid = { 1, 2, 3 } }) end,
+    exact(oarg, fname, "avoid must hold x, y pairs (an even count of numbers), got 3 numbers"))
+  case(fname .. ": avoid y out of range", function(g) return call(g, PATH, { avoid = { 1, 9 } }) end,
+    exact(oarg, fname, "avoid[2] (y of tile 1) must be an integer in 1..8, got 9"))
+  case(fname .. ": extra_cost of 4 numbers", function(g) return call(g, PATH, { extra_cost = { 1, 1, 1, 1 } }) end,
+    exact(oarg, fname, "extra_cost must hold x, y, cost triples (a count of numbers divisible by 3), got 4 numbers"))
+  case(fname .. ": extra_cost negative", function(g) return call(g, PATH, { extra_cost = { 1, 1, -1 } }) end,
+    exact(oarg, fname, "extra_cost[3] (cost of tile 1) must be a finite number >= 0, got -1"))
+  case(fname .. ": extra_cost inf", function(g) return call(g, PATH, { extra_cost = { 1, 1, INF } }) end,
+    exact(oarg, fname, "extra_cost[3] (cost of tile 1) must be a finite number >= 0, got inf"))
+  case(fname .. ": extra_cost x 0", function(g) return call(g, PATH, { extra_cost = { 0, 1, 1 } }) end,
+    exact(oarg, fname, "extra_cost[1] (x of tile 1) must be an integer in 1..10, got 0"))
+  case(fname .. ": unknown unit", function(g) return call(g, PATH, { unit = "ghost" }) end,
+    prefix(oarg, fname) .. "unit")
+  case(fname .. " on a table instead of a grid", function(g)
+    return g[fname]({}, PATH, 1)
+  end, prefix(1, fname))
+end
+case("path_ok: from_index 0", function(g) return g:path_ok(PATH, 0) end,
+  exact(3, "path_ok", "from_index must be an integer >= 1, got 0"))
+case("path_ok: from_index 1.5", function(g) return g:path_ok(PATH, 1.5) end,
+  exact(3, "path_ok", "from_index must be an integer >= 1, got 1.5"))
+case("path_ok: from_index past the end", function(g) return g:path_ok(PATH, 4) end,
+  exact(3, "path_ok", "from_index out of range 1..3, got 4"))
+case("path_ok: stats is no option of it", function(g) return g:path_ok(PATH, 1, { stats = {} }) end,
+  exact(4, "path_ok", "unknown option 'stats'"))
+case("repair: at_index nil", function(g) return g:repair(PATH) end,
+  exact(3, "repair", "at_index must be an integer >= 1, got nil"))
+case("repair: at_index past the end", function(g) return g:repair(PATH, 5) end,
+  exact(3, "repair", "at_index out of range 1..3, got 5"))
+case("repair: out = 5", function(g) return g:repair(PATH, 1, nil, 5) end,
+  exact(5, "repair", "out must be a table, got 5"))
+case("repair: max_nodes 0", function(g) return g:repair(PATH, 1, { max_nodes = 0 }) end,
+  exact(4, "repair", "max_nodes must be an integer in [1, 2147483647], got 0"))
+case("repair: zones = 1", function(g) return g:repair(PATH, 1, { zones = 1 }) end,
+  exact(4, "repair", "zones must be a boolean, got 1"))
+case("repair: goals is no option of it", function(g) return g:repair(PATH, 1, { goals = { 1, 1 } }) end,
+  exact(4, "repair", "unknown option 'goals'"))
+for _, fname in ipairs({ "find_path", "next_step" }) do
+  case(fname .. ": avoid = 'x'", function(g) return g[fname](g, 1, 1, 2, 2, { avoid = "x" }) end,
+    exact(6, fname, "avoid must be a table, got 'x'"))
+  case(fname .. ": avoid of odd length", function(g) return g[fname](g, 1, 1, 2, 2, { avoid = { 1 } }) end,
+    exact(6, fname, "avoid must hold x, y pairs (an even count of numbers), got 1 numbers"))
+  case(fname .. ": avoid x a boolean", function(g) return g[fname](g, 1, 1, 2, 2, { avoid = { true, 1 } }) end,
+    exact(6, fname, "avoid[1] (x of tile 1) must be an integer in 1..10, got true"))
+  case(fname .. ": extra_cost of 2 numbers", function(g) return g[fname](g, 1, 1, 2, 2, { extra_cost = { 1, 1 } }) end,
+    exact(6, fname, "extra_cost must hold x, y, cost triples (a count of numbers divisible by 3), got 2 numbers"))
+  case(fname .. ": extra_cost NaN", function(g) return g[fname](g, 1, 1, 2, 2, { extra_cost = { 1, 1, NAN } }) end,
+    exact(6, fname, "extra_cost[3] (cost of tile 1) must be a finite number >= 0, got nan"))
+  case(fname .. ": avoid with ida", function(g)
+    return g[fname](g, 1, 1, 2, 2, { avoid = { 1, 2 }, algorithm = "ida" })
+  end, prefix(6, fname) .. "algorithm 'ida' needs none of the options")
+end
+case("next_step: remember = 1", function(g) return g:next_step(1, 1, 2, 2, { remember = 1 }) end,
+  exact(6, "next_step", "remember must be a boolean, got 1"))
+case("find_path: remember is next_step's", function(g) return g:find_path(1, 1, 2, 2, { remember = true }) end,
+  exact(6, "find_path", "unknown option 'remember'"))
+
 describe("bad input", function()
   for _, c in ipairs(CASES) do
     it(c.name, function() check(c.f, c.expected) end)
@@ -1332,11 +1423,11 @@ describe("bad query options", function()
     { { algorithm = "bidirectional_bfs", goals = { 2, 2 } },
       "algorithm 'bidirectional_bfs' needs none of the options ties, goals, "
       .. "max_cost, max_length, closest, leave_blocked_start, "
-      .. "next_to_blocked_goal or a heuristic function (max_nodes is fine)" },
+      .. "next_to_blocked_goal, avoid, extra_cost or a heuristic function (max_nodes is fine)" },
     { { algorithm = "bidirectional", closest = true },
       "algorithm 'bidirectional' needs none of the options ties, goals, "
       .. "max_cost, max_length, closest, leave_blocked_start, "
-      .. "next_to_blocked_goal or a heuristic function (max_nodes is fine)" },
+      .. "next_to_blocked_goal, avoid, extra_cost or a heuristic function (max_nodes is fine)" },
     { { algorithm = "ida", weight = 2 }, "algorithm 'ida' needs weight 1" },
     { { heuristic = true }, "heuristic must be one of 'default', 'manhattan', "
       .. "'chebyshev', 'octile', 'euclidean', 'zero' or a function, got true" },

@@ -442,6 +442,11 @@ typedef struct astar_query {
   const int32_t *goals;
   size_t ngoals;
   int no_main_goal;
+  /* NULL, or one cost (finite, >= 0) per pair of goals, added to the
+   * path's cost at that goal: the search then ends at the goal where the
+   * path's cost plus this is least (repair: the old path's cost from
+   * there); r->cost is the path's own cost. */
+  const double *goal_costs;
   /* Cutoffs: 0 = none (max_cost: HUGE_VAL, the default, or 0).  A search
    * that stops short because of one ends with ASTAR_CUTOFF. */
   double max_cost;        /* no path costing more is followed */
@@ -466,6 +471,19 @@ typedef struct astar_query {
    * s x s unit whose whole footprint stays on tiles the unit class can
    * enter (the "clearance >= s" layer, made by astar_grid_prepare_size). */
   int size;
+  /* Per-query overlays (path_check.c, overlay.c): avoid, x, y pairs
+   * (0-based, in range), navoid pairs: tiles blocked for this query only
+   * (the corner rule sees them blocked too); extra_tiles, x, y pairs with
+   * extra_costs[k] (finite, >= 0) added to tile k's cost for this query
+   * only (a tile listed twice gets both).  The start and the goals are
+   * never avoided.  The map is not touched; the overlay lives in the
+   * context's marks, stamped in O(navoid + nextra).  JPS, IDA* and the
+   * bidirectional searches refuse them (AUTO runs A*). */
+  const int32_t *avoid;
+  size_t navoid;
+  const int32_t *extra_tiles;
+  const double *extra_costs;
+  size_t nextra;
 } astar_query;
 
 typedef struct astar_result {
@@ -505,6 +523,7 @@ struct astar__run;
 struct astar__memo;
 struct astar__extra;
 struct astar__more;
+struct astar__overlay;
 typedef struct astar_search {
   astar_alloc_fn alloc;
   void *alloc_ud;
@@ -519,6 +538,7 @@ typedef struct astar_search {
   struct astar__extra *extra; /* query options' scratch */
   struct astar__more *more;  /* IDA* and bidirectional scratch */
   struct astar__run *run;   /* a begun search's state */
+  struct astar__overlay *overlay; /* avoid / extra_cost marks */
   int state;                /* ASTAR_SEARCH_* */
   int busy;                 /* a step is running (a callback re-entered) */
   /* the last search: its map's geometry, for the path walk */
@@ -621,6 +641,65 @@ int astar_path_prev(const astar_search *s, uint32_t *node);
 #define ASTAR_EXPLORED_CLOSED 2
 int astar_explored_next(const astar_search *s, uint32_t *i, int32_t *x,
                         int32_t *y);
+
+/* Path checks (path_check.c).  A path is n tiles, xy[2i], xy[2i + 1]
+ * (0-based, in range: the caller checks).  astar_path_check walks it from
+ * tile `from` under the rules a search of q would use (q->unit's layer:
+ * passability, the moves masks with the corner rule and height limits,
+ * unit-class costs, heights; q's overlays, where the tile at `from` and
+ * the last tile are never avoided; q's callbacks are not seen): the tile
+ * at `from` must be open, and every later tile must be one legal step
+ * from the one before.  Needs the unit's layer prepared (EPREPARE).  A
+ * context is needed only for overlays (its marks; its last path is kept).
+ * O(n - from + overlays). */
+typedef struct astar_path_report {
+  size_t bad;        /* the first illegal tile (n: none) */
+  size_t last_bad;   /* the last illegal tile (n: none) */
+  int last_bad_open; /* the tile last_bad itself is open (only the step
+                        into it is illegal) */
+  double cost;       /* the cost from `from` to the end (bad == n), or to
+                        the tile before bad */
+  double *acc;       /* set by the caller: NULL, or room for n costs:
+                        acc[i] = the cost of the step into tile i, for
+                        from < i < bad (acc[from] = 0) */
+} astar_path_report;
+int astar_path_check(astar_search *s, const astar_grid *g,
+                     const astar_query *q, const int32_t *xy, size_t n,
+                     size_t from, astar_path_report *out);
+
+/* Repair (path_check.c): a path from the tile at `at` to the path's last
+ * tile after edits.  KEPT: the path is still legal from `at` (nothing
+ * searched; out->cost its cost from there).  REJOINED: the old path is
+ * followed from `at` to the tile out->leave (up to ASTAR_REPAIR_BACKOFF
+ * tiles before its first break), a search from there reaches one of the
+ * old path's first legal tiles after its last break (the rejoin window:
+ * up to ASTAR_REPAIR_WINDOW tiles, each counted with the old path's cost
+ * from it to the end, so the search ends where the whole is least), tile
+ * out->rejoin, and the old path goes on from there.  The detour is the
+ * context's path (astar_path_last/prev, from out->leave to out->rejoin);
+ * out->cost is the whole cost.  The search expands at most `budget`
+ * nodes.  FRESH: that search could not rejoin (no open tile to rejoin,
+ * the budget ran out, no path): a plain search of q from `at` to the
+ * last tile ran instead (optimal); out->r says how it ended.  q gives the
+ * unit, overlays, heuristic and so on; its start, goal, goals and cutoffs
+ * are set here.  A REJOINED path is the cheapest among those that follow
+ * the old path to out->leave and rejoin it in the window: never cheaper
+ * than the optimum, equal to it whenever an optimal path does so. */
+#define ASTAR_REPAIR_BACKOFF 8
+#define ASTAR_REPAIR_WINDOW 16
+enum { ASTAR_REPAIR_KEPT = 0, ASTAR_REPAIR_REJOINED, ASTAR_REPAIR_FRESH };
+typedef struct astar_repair {
+  int how;         /* ASTAR_REPAIR_* */
+  size_t leave;    /* REJOINED: the old path's tile the detour starts on */
+  size_t rejoin;   /* REJOINED: the old path's tile the detour ends on */
+  size_t bad;      /* the first illegal tile (n when KEPT) */
+  double cost;     /* the new path's cost (KEPT, REJOINED, FRESH found) */
+  uint32_t expanded; /* nodes both searches expanded */
+  astar_result r;  /* the last search's result (not KEPT) */
+} astar_repair;
+int astar_path_repair(astar_search *s, const astar_grid *g,
+                      const astar_query *q, const int32_t *xy, size_t n,
+                      size_t at, uint32_t budget, astar_repair *out);
 
 /* Zones: connected regions for one unit class.  Two tiles are in the same
  * zone when a chain of legal moves joins them, each move taken in either

@@ -51,8 +51,9 @@ enum {
   MODE_FIFO = 128,  /* breadth-first: the open list is a queue */
   MODE_BEAM = 256,  /* the open list holds at most beam_width nodes */
   /* ASTAR__HEAP_STRAIGHT = 512, ASTAR__HEAP_RANDOM = 1024 (heap.h) */
-  MODE_BUDGET = 2048 /* a sliced step: count the budget down (a whole run
+  MODE_BUDGET = 2048, /* a sliced step: count the budget down (a whole run
                         does not pay for it) */
+  MODE_OVERLAY = 4096 /* avoid / extra_cost: look closer at NEAR tiles */
 };
 
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
@@ -193,6 +194,9 @@ static int callback_moves(astar__run *S, uint32_t u, unsigned *moves) {
     uint32_t v = (uint32_t)((int32_t)u + G->offset[d]);
     if (!(m & (1u << d)) && !(corners && (m & beside[d]))) continue;
     if (!astar__bit(S->L.passable, v)) continue;
+    if (S->mark != NULL && astar__marked(S->mark, S->mtag, v,
+                                         ASTAR__MARK_AVOID))
+      continue; /* avoided: blocked for the step and the corner rule */
     if ((st = tile_value(S, v, &c)) != ASTAR_OK) return st;
     if (c > 0.0) open |= 1u << d;
   }
@@ -206,6 +210,9 @@ static int callback_moves(astar__run *S, uint32_t u, unsigned *moves) {
       if (rule == ASTAR_DIAG_BOTH_FREE ? !(a & b) : !(a | b)) continue;
     }
     v = (uint32_t)((int32_t)u + G->offset[d]);
+    if (S->mark != NULL && astar__marked(S->mark, S->mtag, v,
+                                         ASTAR__MARK_AVOID))
+      continue;
     if ((st = tile_value(S, v, &c)) != ASTAR_OK) return st;
     if (c > 0.0) keep |= 1u << d;
   }
@@ -242,6 +249,12 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
     double gu;
     unsigned m;
     int32_t ux, uy;
+    int near = 0;
+    if ((mode & MODE_X) && S->best_total < HUGE_VAL &&
+        heap[(mode & MODE_FIFO) ? head : 0].key >= S->best_key) {
+      S->found = 1; /* no open node can end cheaper than the best goal */
+      break;
+    }
     if ((mode & MODE_X) && S->max_nodes != 0 && expanded >= S->max_nodes) {
       S->cut = 1;
       break;
@@ -263,10 +276,23 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
     stamp[u] |= ASTAR__STAMP_CLOSED;
     expanded++;
     if (is_goal(S, u, goal, mode)) {
-      S->found = 1;
-      S->reached = u;
-      S->r.cost = gu;
-      break;
+      if ((mode & MODE_X) && S->q.goal_costs != NULL) {
+        /* goal costs: keep the best ending and search on while an open
+         * node might end cheaper */
+        long k = astar__set_find(S->set, S->nset, u);
+        double total = gu + S->targets[k].cost;
+        if (total < S->best_total) {
+          S->best_total = total;
+          S->best_key = astar__quantise(total, inv_q);
+          S->reached = u;
+          S->r.cost = gu;
+        }
+      } else {
+        S->found = 1;
+        S->reached = u;
+        S->r.cost = gu;
+        break;
+      }
     }
     astar_xy(G, u, &ux, &uy);
     if ((mode & MODE_X) && S->closest) closer(S, u, ux, uy, gu);
@@ -274,6 +300,10 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
     if ((mode & MODE_X) && u == S->start) m = S->start_moves;
     if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)
       break;
+    if ((mode & MODE_OVERLAY) &&
+        (near = astar__bit(S->near, u)) &&
+        !(mode & MODE_TILE_FN)) /* callback_moves saw the avoided tiles */
+      m = astar__overlay_moves(G, S->L.passable, S->mark, S->mtag, u, m);
     while (m) {
       unsigned d = astar__lowest_bit(m);
       uint32_t v = (uint32_t)((int32_t)u + offset[d]);
@@ -289,6 +319,9 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         step = length[d] * ctx->memo[v].cost;
       else
         step = length[d] * (double)cost[v];
+      if ((mode & MODE_OVERLAY) && near &&
+          astar__marked(S->mark, S->mtag, v, ASTAR__MARK_EXTRA))
+        step += length[d] * S->add[v];
       if (mode & MODE_HEIGHT) step += astar__climb_cost(&S->L, u, v);
       if (mode & MODE_MOVE_FN) {
         double c = 0.0;
@@ -401,6 +434,9 @@ static NOINLINE int run_height(astar__run *S, uint32_t b) {
 static NOINLINE int run_peak(astar__run *S, uint32_t b) {
   return run(S, MODE_PEAK, b);
 }
+static NOINLINE int run_overlay(astar__run *S, uint32_t b) {
+  return run(S, MODE_OVERLAY, b);
+}
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
 }
@@ -480,7 +516,10 @@ static int options_init(astar__run *S, int *mode) {
       t[i].index = (int32_t)k;
     }
     t[i].node = astar_index(G, t[i].x, t[i].y);
-    t[i].offset = 0.0;
+    t[i].cost = t[i].index >= 0 && q->goal_costs != NULL
+                    ? q->goal_costs[t[i].index]
+                    : 0.0;
+    t[i].offset = -t[i].cost; /* h estimates the path plus the goal's cost */
   }
   /* the largest estimate of one step of the rule */
   step_h = 0.0;
@@ -495,7 +534,7 @@ static int options_init(astar__run *S, int *mode) {
       set[nset++] = (uint64_t)t[i].node << 32 | i;
     } else if (q->next_to_blocked_goal) {
       nset += next_to(S, t[i].node, set + nset, i);
-      t[i].offset = step_h;
+      t[i].offset += step_h;
     }
   }
   astar__sort_set(ctx->extra->set, nset);
@@ -581,6 +620,7 @@ int astar__loop_start(astar__run *S) {
   if ((st = astar_grid_layer_size(G, q->unit, q->size, &S->L)) != ASTAR_OK) return st;
   S->best = UINT32_MAX;
   S->best_d = S->best_g = HUGE_VAL;
+  S->best_total = HUGE_VAL;
   if (!astar__bit(S->L.passable, S->start) && !q->leave_blocked_start) {
     r->outcome = ASTAR_START_BLOCKED;
     return 1;
@@ -611,6 +651,16 @@ int astar__loop_start(astar__run *S) {
     if (st != ASTAR_OK) return st;
   }
   S->tag = ctx->explored_tag = astar__next_generation(ctx);
+  if (astar__uses_overlay(q)) {
+    st = astar__overlay_stamp(ctx, G, q, S->start,
+                              q->no_main_goal ? UINT32_MAX : S->goal,
+                              &S->mtag);
+    if (st != ASTAR_OK) return st;
+    S->mark = ctx->overlay->mark;
+    S->add = ctx->overlay->add;
+    S->near = ctx->overlay->near;
+    mode |= MODE_OVERLAY;
+  }
 
   if ((mode & MODE_TILE_FN) && !opts) { /* a goal the callback closes */
     double c = 1.0;
@@ -687,10 +737,14 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_height(S, budget);
     else if (mode == MODE_PEAK)
       st = run_peak(S, budget);
+    else if (mode == MODE_OVERLAY)
+      st = run_overlay(S, budget);
     else
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;
     if (st != ASTAR_OK) break; /* suspended, or an error */
+    if (!S->found && !S->cut && S->best_total < HUGE_VAL)
+      S->found = 1; /* goal costs: the open list ran dry */
     if (!S->found && S->cut_length && !S->by_steps && !S->closest) {
       uint32_t used = S->expanded - before;
       if ((st = restart_by_steps(S)) == 1) { /* not seen: the first run

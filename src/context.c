@@ -44,6 +44,16 @@ static void release_tiles(astar_search *s) {
     x->depth = NULL;
     x->count = NULL;
   }
+  if (s->overlay != NULL) {
+    ctx_free(s, s->overlay->mark, n, sizeof(uint32_t));
+    ctx_free(s, s->overlay->add, n, sizeof(double));
+    ctx_free(s, s->overlay->near, astar__bitmap_words(n), sizeof(uint64_t));
+    s->overlay->mark = NULL;
+    s->overlay->add = NULL;
+    s->overlay->near = NULL;
+    s->overlay->nlisted = 0;
+    s->overlay->generation = 0;
+  }
   if (m != NULL) {
     ctx_free(s, m->stamp_b, n, sizeof(uint32_t));
     ctx_free(s, m->pos_b, n, sizeof(uint32_t));
@@ -75,6 +85,9 @@ void astar_search_release(astar_search *s) {
     ctx_free(s, m, 1, sizeof *m);
   }
   ctx_free(s, s->run, 1, sizeof(astar__run));
+  if (s->overlay != NULL)
+    ctx_free(s, s->overlay->listed, s->overlay->listed_cap, sizeof(uint32_t));
+  ctx_free(s, s->overlay, 1, sizeof(astar__overlay));
   astar_search_init(s, s->alloc, s->alloc_ud);
 }
 
@@ -86,6 +99,14 @@ size_t astar_search_memory(const astar_search *s) {
   if (s->stamp != NULL) total += n * sizeof(uint32_t);
   if (s->memo != NULL) total += n * sizeof(astar__memo);
   if (s->run != NULL) total += sizeof(astar__run);
+  if (s->overlay != NULL) {
+    total += sizeof(astar__overlay);
+    if (s->overlay->mark != NULL) total += n * sizeof(uint32_t);
+    if (s->overlay->add != NULL) total += n * sizeof(double);
+    if (s->overlay->near != NULL)
+      total += astar__bitmap_words(n) * sizeof(uint64_t);
+    total += s->overlay->listed_cap * sizeof(uint32_t);
+  }
   if (x != NULL) {
     total += sizeof *x + x->targets_cap * sizeof(astar__target) +
              x->set_cap * sizeof(uint64_t);
@@ -186,6 +207,32 @@ int astar__context_extra(astar_search *s, int depth, int count,
   st = astar__context_grow(s, &p, &x->set_cap, set, sizeof(uint64_t));
   x->set = p;
   return st;
+}
+
+int astar__context_overlay(astar_search *s, int add) {
+  astar__overlay *o = s->overlay;
+  if (o == NULL) {
+    if ((o = ctx_alloc(s, 1, sizeof *o)) == NULL) return ASTAR_ENOMEM;
+    memset(o, 0, sizeof *o);
+    s->overlay = o;
+  }
+  if (o->mark == NULL) {
+    if ((o->mark = ctx_alloc(s, s->ntiles, sizeof(uint32_t))) == NULL)
+      return ASTAR_ENOMEM;
+    memset(o->mark, 0, (size_t)s->ntiles * sizeof(uint32_t));
+    o->generation = 0;
+  }
+  if (o->near == NULL) {
+    size_t words = astar__bitmap_words(s->ntiles);
+    if ((o->near = ctx_alloc(s, words, sizeof(uint64_t))) == NULL)
+      return ASTAR_ENOMEM;
+    memset(o->near, 0, words * sizeof(uint64_t));
+    o->nlisted = 0;
+  }
+  if (add && o->add == NULL &&
+      (o->add = ctx_alloc(s, s->ntiles, sizeof(double))) == NULL)
+    return ASTAR_ENOMEM;
+  return ASTAR_OK;
 }
 
 int astar__context_more(astar_search *s, int bidir) {

@@ -50,6 +50,7 @@ void astar__heuristic_init(astar__heuristic *h, const astar_grid *G,
 
 int astar__uses_options(const astar_query *q) {
   return q->ties != ASTAR_TIES_LARGER_G || q->ngoals != 0 ||
+         q->goal_costs != NULL ||
          q->no_main_goal || (q->max_cost > 0.0 && q->max_cost < HUGE_VAL) ||
          q->max_length != 0 || q->closest || q->leave_blocked_start ||
          q->next_to_blocked_goal || q->heuristic_fn != NULL;

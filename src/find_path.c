@@ -74,7 +74,7 @@ int astar_query_refusal(const astar_grid *G, const astar_query *q) {
   if (!(t & TAKES_CALLBACKS) && (q->tile_fn != NULL || q->move_fn != NULL))
     return ASTAR_REFUSE_CALLBACKS;
   if (!(t & TAKES_OPTIONS) &&
-      (astar__uses_options(q) || (q->max_nodes != 0 && !(t & TAKES_MAX_NODES))))
+      (astar__uses_options(q) || astar__uses_overlay(q) || (q->max_nodes != 0 && !(t & TAKES_MAX_NODES))))
     return (t & TAKES_MAX_NODES) ? ASTAR_REFUSE_OPTIONS_BUT_NODES
                                  : ASTAR_REFUSE_OPTIONS;
   if (!(t & TAKES_HEIGHTS) && unit_has_heights(G, q->unit))
@@ -110,11 +110,30 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
   if (q->ngoals > 0x7FFFFFFF / 8 || (q->ngoals > 0 && q->goals == NULL))
     return 0;
   if (q->no_main_goal && q->ngoals == 0) return 0;
+  if ((q->navoid > 0 && q->avoid == NULL) ||
+      (q->nextra > 0 && (q->extra_tiles == NULL || q->extra_costs == NULL)))
+    return 0;
+  {
+    size_t i;
+    for (i = 0; i < q->navoid; i++) {
+      int32_t x = q->avoid[2 * i], y = q->avoid[2 * i + 1];
+      if (x < 0 || x >= G->width || y < 0 || y >= G->height) return 0;
+    }
+    for (i = 0; i < q->nextra; i++) {
+      int32_t x = q->extra_tiles[2 * i], y = q->extra_tiles[2 * i + 1];
+      double c = q->extra_costs[i];
+      if (x < 0 || x >= G->width || y < 0 || y >= G->height) return 0;
+      if (!(c >= 0.0 && c <= 3.4e38)) return 0;
+    }
+  }
   {
     size_t i;
     for (i = 0; i < q->ngoals; i++) {
       int32_t x = q->goals[2 * i], y = q->goals[2 * i + 1];
       if (x < 0 || x >= G->width || y < 0 || y >= G->height) return 0;
+      if (q->goal_costs != NULL &&
+          !(q->goal_costs[i] >= 0.0 && q->goal_costs[i] <= 1e300))
+        return 0;
     }
   }
   return 1;

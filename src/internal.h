@@ -13,13 +13,15 @@
  *   units.c                      terrain, heights, unit-class tables
  *   grid.c                       storage, edits, the edit counter
  *   text.c                       text maps, MovingAI header
- *   engine.c, sight.c            what the engines share; line of sight,
- *                                leg costs, smoothing
+ *   engine.c, overlay.c          shared by the engines; a query's avoid and
+ *                                extra_cost stamped in the context
+ *   sight.c                      line of sight, leg costs, smoothing
  *   astar_loop.c, jps.c, ida.c, bidir.c, theta.c   the engines
  *   find_path.c                  the front door: checks, capability table,
  *                                dispatch, begin/step
  *   field.c                      fields: distance maps, flee maps, sums
  *                                (beside the engines: calls none of them)
+ *   path_check.c                 paths that stay valid: check, repair
  */
 #ifndef ASTAR_INTERNAL_H
 #define ASTAR_INTERNAL_H
@@ -191,6 +193,31 @@ void astar__clearance_changed(astar_grid *g, astar_clearance *C,
                               int oneway, int32_t x, int32_t y);
 void astar__clearance_release(astar_grid *g, astar_clearance *C);
 size_t astar__clearance_memory(const astar_grid *g, const astar_clearance *C);
+/* ---- overlay.c: a query's avoid and extra_cost, stamped in a context ---- */
+/* marks: generation << 3 | flags (the marks live in astar__overlay) */
+#define ASTAR__MARK_AVOID 1u
+#define ASTAR__MARK_NEAR 2u  /* unused: overlay->near holds it */
+#define ASTAR__MARK_EXTRA 4u
+#define ASTAR__MARK_GEN (~(uint32_t)7u)
+#define ASTAR__MAX_MARK_GENERATION 0x1FFFFFFFu
+/* Stamps q's overlays in s's marks (a new mark generation: *tag); tiles
+ * keep_a, keep_b (UINT32_MAX: none) and q's goals are never avoided. */
+int astar__overlay_stamp(astar_search *s, const astar_grid *G,
+                         const astar_query *q, uint32_t keep_a,
+                         uint32_t keep_b, uint32_t *tag);
+static inline int astar__marked(const uint32_t *mark, uint32_t tag,
+                                uint32_t v, uint32_t flag) {
+  return (mark[v] & ASTAR__MARK_GEN) == tag && (mark[v] & flag);
+}
+/* The legal moves m out of u (a NEAR tile) once avoided tiles count as
+ * blocked, for the step and for the corner rule. */
+unsigned astar__overlay_moves(const astar_grid *G, const uint64_t *passable,
+                              const uint32_t *mark, uint32_t tag, uint32_t u,
+                              unsigned m);
+/* Does q have overlays? */
+static inline int astar__uses_overlay(const astar_query *q) {
+  return q->navoid != 0 || q->nextra != 0;
+}
 
 /* ---- layer.c ---- */
 int astar__make_columns(astar_grid *g, const uint64_t *passable,
@@ -270,7 +297,9 @@ typedef struct astar__target {
   int32_t x, y;
   int32_t index;  /* in q->goals; -1 for gx, gy */
   uint32_t node;
-  double offset;  /* subtracted from the heuristic (next to a blocked goal) */
+  double offset;  /* subtracted from the heuristic (next to a blocked goal;
+                     minus the goal's cost) */
+  double cost;    /* q->goal_costs of this goal, 0 without */
 } astar__target;
 
 /* Scratch of the query options, made on the first query that needs it. */
@@ -302,6 +331,22 @@ typedef struct astar__more {
   astar__frame *frames;
   size_t frames_cap;
 } astar__more;
+
+/* The marks of a query's overlays (avoid, extra_cost): per tile
+ * generation << 3 | flags, and the added cost where MARK_EXTRA. */
+typedef struct astar__overlay {
+  uint32_t *mark;   /* ntiles */
+  double *add;      /* ntiles, made on the first extra_cost */
+  uint32_t generation;
+  /* NEAR as one bit per tile (small enough to stay in cache: the loop
+   * tests it once per expansion), and the tiles whose bit is set, cleared
+   * at the next stamp */
+  uint64_t *near;
+  uint32_t *listed;
+  size_t nlisted, listed_cap;
+} astar__overlay;
+/* Makes the overlay's marks (and, with add, its costs). */
+int astar__context_overlay(astar_search *s, int add);
 
 /* Sizes the per-tile arrays for a map of ntiles tiles (stamps, heap
  * positions, the first heap); a context last sized for another map
@@ -403,10 +448,18 @@ typedef struct astar__run {
   uint32_t reached;     /* the goal expanded, or best when closest */
   uint32_t best;
   double best_d, best_g;
+  double best_total;    /* goal costs: the least path + goal cost so far */
+  uint64_t best_key;    /* ... as a key: the search ends when the open
+                           list's best key reaches it */
   int32_t line_x, line_y, line_dx, line_dy; /* straight ties */
   uint64_t rng;
   int st;               /* a heuristic callback's failure */
   uint32_t peak, evicted;
+  /* ---- overlays (avoid, extra_cost) ---- */
+  const uint32_t *mark;
+  const double *add;
+  const uint64_t *near;
+  uint32_t mtag;
   /* ---- JPS ---- */
   astar__jps_layer J;
   double hA, hB, jstep[8];

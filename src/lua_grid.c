@@ -85,9 +85,61 @@ void lg_unaccount(struct lg_anchor *a, size_t *reported) {
   *reported = 0;
 }
 
+static void free_buffers(lgrid *ud) {
+  lg_memory *m = &ud->memory;
+  int i;
+  for (i = 0; i < LG_BUFFERS; i++) {
+    if (ud->buf[i] != NULL)
+      ud->ctx.alloc(ud->ctx.alloc_ud, ud->buf[i], ud->buf_cap[i], 0);
+    ud->buf[i] = NULL;
+    ud->buf_cap[i] = 0;
+  }
+  if (m->acc != NULL)
+    ud->ctx.alloc(ud->ctx.alloc_ud, m->acc, m->cap * LG_MEMORY_TILE, 0);
+  memset(m, 0, sizeof *m);
+}
+
+void *lg_buffer(lua_State *L, lgrid *ud, int which, size_t bytes) {
+  size_t cap = ud->buf_cap[which];
+  void *p;
+  if (bytes <= cap && ud->buf[which] != NULL) return ud->buf[which];
+  if (cap < 256) cap = 256;
+  while (cap < bytes) {
+    if (cap > ((size_t)-1) / 2) la_raise(L, ASTAR_ENOMEM, "buffer");
+    cap *= 2;
+  }
+  p = ud->ctx.alloc(ud->ctx.alloc_ud, ud->buf[which], ud->buf_cap[which],
+                    cap);
+  if (p == NULL) la_raise(L, ASTAR_ENOMEM, "buffer");
+  ud->buf[which] = p;
+  ud->buf_cap[which] = cap;
+  return p;
+}
+
+/* One block: cap costs so far, then cap x, y pairs (contents are not
+ * kept: next_step writes them afresh). */
+int lg_memory_room(lgrid *ud, size_t n) {
+  lg_memory *m = &ud->memory;
+  size_t cap = m->cap ? m->cap : 64;
+  void *p;
+  if (n <= m->cap) return 1;
+  while (cap < n) {
+    if (cap > ((size_t)-1) / 64) return 0;
+    cap *= 2;
+  }
+  p = ud->ctx.alloc(ud->ctx.alloc_ud, m->acc, m->cap * LG_MEMORY_TILE,
+                    cap * LG_MEMORY_TILE);
+  if (p == NULL) return 0;
+  m->acc = (double *)p;
+  m->xy = (int32_t *)(void *)((unsigned char *)p + cap * sizeof(double));
+  m->cap = cap;
+  return 1;
+}
+
 static void release(lgrid *ud) {
   lg_unaccount(ud->anchor, &ud->reported);
   unlink_pending(ud);
+  free_buffers(ud);
   astar_search_release(&ud->ctx);
   astar_grid_release(&ud->g);
   ud->closed = 1;

@@ -15,6 +15,27 @@
 
 struct lg_anchor;
 
+/* next_step's remembered path (lua_query.c): the tiles of the last path
+ * it found (0-based x, y pairs), the cost of the step into each, and what it was
+ * found with (the map's version, the goal, the options that shape it). */
+#define LG_MEMORY_TILE (sizeof(double) + 2 * sizeof(int32_t))
+typedef struct lg_memory {
+  double *acc; /* one block of cap * LG_MEMORY_TILE bytes: acc (the cost
+                  of the step into each tile), then xy */
+  int32_t *xy;
+  size_t len, cap, at; /* tiles, room, where the unit was last */
+  int valid;
+  uint64_t version;
+  int32_t gx, gy;
+  int unit, heuristic, algorithm, ties, no_zones, ran;
+  double weight, min_cost;
+  const char *name; /* the algorithm asked for (NULL: auto) */
+} lg_memory;
+
+/* The binding's growable buffers (lg_buffer), one per use. */
+enum { LG_BUF_PATH = 0, LG_BUF_AVOID, LG_BUF_EXTRA_XY, LG_BUF_EXTRA_COST,
+       LG_BUFFERS };
+
 /*
  * A Grid userdata: the map, its default search context (find_path,
  * next_step) and the bookkeeping that keeps both safe from the Lua code a
@@ -45,6 +66,9 @@ typedef struct lgrid {
   size_t reported;        /* bytes the collector has been told of */
   struct lg_anchor *anchor;
   struct lgrid *pending_next, *pending_prev; /* closed while busy */
+  void *buf[LG_BUFFERS];  /* lg_buffer's buffers, freed by close */
+  size_t buf_cap[LG_BUFFERS]; /* their bytes */
+  lg_memory memory;       /* next_step's remembered path */
 } lgrid;
 
 /* The grid at idx, or NULL when it is not one. */
@@ -65,6 +89,12 @@ void lg_leave(lgrid *ud);
 void lg_account(lua_State *L, struct lg_anchor *a, size_t *reported,
                 size_t now);
 void lg_unaccount(struct lg_anchor *a, size_t *reported);
+/* Buffer `which` of the grid, at least bytes long (kept and reused; no
+ * garbage per call); raises "not enough memory".  Only for a grid that
+ * is open (lg_core), with no Lua code run until its contents are used. */
+void *lg_buffer(lua_State *L, lgrid *ud, int which, size_t bytes);
+/* Grows next_step's memory to n tiles (0 when that failed). */
+int lg_memory_room(lgrid *ud, size_t n);
 /* Tells the collector how much the grid's memory grew since last time
  * (a step of the collector: may run finalizers, so call it last). */
 void lg_report(lua_State *L, lgrid *ud);
@@ -127,6 +157,15 @@ int lt_unit_id(lua_State *L, int idx, int arg, const char *fname, int grid);
  * absent): a Lua error when it is not defined. */
 int lt_unit_option(lua_State *L, int arg, const char *fname, int grid);
 
+/* lua_query.c: the avoid and extra_cost options of the options at arg:
+ * their tables left on the stack (*avoid, *extra: their indices, 0 when
+ * absent; Lua code may run: before lg_core), then, after lg_core, read
+ * raw into the grid's buffers and set in q. */
+void lq_overlay_tables(lua_State *L, int arg, const char *fname, int *avoid,
+                       int *extra);
+void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
+                     astar_query *q, int avoid, int extra);
+
 /* The methods of each file, registered by lua_module.c. */
 extern const luaL_Reg lg_grid_methods[]; /* lua_grid.c */
 extern const luaL_Reg lg_grid_meta[];
@@ -138,6 +177,7 @@ extern const luaL_Reg lf_grid_methods[]; /* lua_field.c */
 extern const luaL_Reg lf_module_functions[];
 extern const luaL_Reg *const lf_field_methods;
 extern const luaL_Reg *const lf_field_meta;
+extern const luaL_Reg lp_grid_methods[]; /* lua_path.c */
 /* lua_grid.c: pushes a new empty grid (the module's metatable, its user
  * value with the names table at `names`) and sizes it (a Lua error names
  * argument warg when the size is too big). */

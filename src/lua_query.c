@@ -38,7 +38,14 @@ static const char *const query_keys[] = {
     "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
     "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
     "max_length", "max_nodes", "closest", "leave_blocked_start",
-    "next_to_blocked_goal", "stats", "explored", "zones", "size", NULL};
+    "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
+    "extra_cost", NULL};
+static const char *const next_step_keys[] = {
+    "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
+    "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
+    "max_length", "max_nodes", "closest", "leave_blocked_start",
+    "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
+    "extra_cost", "remember", NULL};
 
 /* Algorithms by name: each one is a setting of the core's engine.  Add a
  * row to add a name (weight: the default weight it implies, 0 = 1). */
@@ -282,12 +289,12 @@ static const char *refusal_words(int reason) {
   case ASTAR_REFUSE_UNIT: return "a defined unit class";
   case ASTAR_REFUSE_OPTIONS:
     return "none of the options ties, goals, max_cost, max_length, "
-           "max_nodes, closest, leave_blocked_start, next_to_blocked_goal "
-           "or a heuristic function";
+           "max_nodes, closest, leave_blocked_start, next_to_blocked_goal, "
+           "avoid, extra_cost or a heuristic function";
   case ASTAR_REFUSE_OPTIONS_BUT_NODES:
     return "none of the options ties, goals, max_cost, max_length, "
-           "closest, leave_blocked_start, next_to_blocked_goal or a "
-           "heuristic function (max_nodes is fine)";
+           "closest, leave_blocked_start, next_to_blocked_goal, avoid, "
+           "extra_cost or a heuristic function (max_nodes is fine)";
   case ASTAR_REFUSE_CALLBACKS: return "no cost callbacks (tile_cost, move_cost)";
   case ASTAR_REFUSE_HEIGHTS:
     return "a unit class without a height rule (climb, descend, max_climb, "
@@ -465,24 +472,107 @@ static void read_options(lua_State *L, int arg, const char *fname,
   Q->stats = la_typed_option(L, arg, fname, "stats", LUA_TTABLE);
   q->want_peak = Q->stats != 0;
   Q->explored = la_typed_option(L, arg, fname, "explored", LUA_TTABLE);
+  lq_overlay_tables(L, arg, fname, &Q->avoid, &Q->extra);
 }
 
-/* Reads sx, sy, gx, gy (args 2..5) and the options (arg 6), then runs the
- * search with the grid busy.  On return the grid is still busy (the path
- * is in its context): the caller reads it out and calls lg_leave.  Any
- * failure raises, with the grid idle again. */
-static void run_query(lua_State *L, const char *fname, lq_query *Q) {
+/* ---- overlays: avoid and extra_cost ---- */
+
+void lq_overlay_tables(lua_State *L, int arg, const char *fname, int *avoid,
+                       int *extra) {
+  *avoid = la_typed_option(L, arg, fname, "avoid", LUA_TTABLE);
+  *extra = la_typed_option(L, arg, fname, "extra_cost", LUA_TTABLE);
+}
+
+/* Reads the integer t[i] in 1..hi (raw) as 0-based. */
+static int32_t list_coord(lua_State *L, int arg, const char *fname,
+                          const char *list, int t, size_t i, int32_t hi,
+                          size_t per) {
+  char buf[64];
+  double c;
+  size_t tile = i / per + 1;
+  lua_rawgeti(L, t, (int)(i + 1));
+  c = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+  if (!(c == floor(c) && c >= 1 && c <= hi))
+    la_error(L, arg, fname, "%s[%.0f] (%s of tile %.0f) must be an integer "
+             "in 1..%d, got %s", list, (double)(i + 1),
+             i % per == 0 ? "x" : "y", (double)tile, (int)hi,
+             la_describe(L, -1, buf, sizeof buf));
+  lua_pop(L, 1);
+  return (int32_t)c - 1;
+}
+
+void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
+                     astar_query *q, int avoid, int extra) {
+  const astar_grid *g = &ud->g;
+  char buf[64];
+  size_t n, i;
+  if (avoid != 0) {
+    int32_t *v;
+    n = compat_rawlen(L, avoid);
+    if (n % 2 != 0)
+      la_error(L, arg, fname, "avoid must hold x, y pairs (an even count "
+               "of numbers), got %.0f numbers", (double)n);
+    if (n / 2 > 0x7FFFFFFF / 8)
+      la_error(L, arg, fname, "avoid: too many tiles (%.0f)", (double)n / 2);
+    v = (int32_t *)lg_buffer(L, ud, LG_BUF_AVOID, (n + 2) * sizeof(int32_t));
+    for (i = 0; i < n; i++)
+      v[i] = list_coord(L, arg, fname, "avoid", avoid, i,
+                        i % 2 == 0 ? g->width : g->height, 2);
+    q->avoid = v;
+    q->navoid = n / 2;
+  }
+  if (extra != 0) {
+    int32_t *v;
+    double *c;
+    n = compat_rawlen(L, extra);
+    if (n % 3 != 0)
+      la_error(L, arg, fname, "extra_cost must hold x, y, cost triples (a "
+               "count of numbers divisible by 3), got %.0f numbers",
+               (double)n);
+    if (n / 3 > 0x7FFFFFFF / 8)
+      la_error(L, arg, fname, "extra_cost: too many tiles (%.0f)",
+               (double)n / 3);
+    v = (int32_t *)lg_buffer(L, ud, LG_BUF_EXTRA_XY,
+                             (2 * (n / 3) + 2) * sizeof(int32_t));
+    c = (double *)lg_buffer(L, ud, LG_BUF_EXTRA_COST,
+                            (n / 3 + 1) * sizeof(double));
+    for (i = 0; i < n / 3; i++) {
+      double k;
+      v[2 * i] = list_coord(L, arg, fname, "extra_cost", extra, 3 * i,
+                            g->width, 3);
+      v[2 * i + 1] = list_coord(L, arg, fname, "extra_cost", extra,
+                                3 * i + 1, g->height, 3);
+      lua_rawgeti(L, extra, (int)(3 * i + 3));
+      k = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+      if (!(k >= 0.0 && k <= 3.4e38))
+        la_error(L, arg, fname, "extra_cost[%.0f] (cost of tile %.0f) must "
+                 "be a finite number >= 0, got %s", (double)(3 * i + 3),
+                 (double)i + 1, la_describe(L, -1, buf, sizeof buf));
+      lua_pop(L, 1);
+      c[i] = k;
+    }
+    q->extra_tiles = v;
+    q->extra_costs = c;
+    q->nextra = n / 3;
+  }
+}
+
+/* Reads sx, sy, gx, gy (args 2..5) and the options (arg 6), takes the
+ * map and prepares it; returns the map (no Lua code runs from here until
+ * the search). */
+static astar_grid *read_query(lua_State *L, const char *fname, lq_query *Q,
+                              const char *const keys[]) {
   lgrid *ud = lg_check(L, fname);
   astar_query *q = &Q->q;
   astar_grid *g;
-  int st, opts, reason;
+  int opts, st;
   Q->L = L;
   Q->ud = ud;
   Q->arg = 6;
   astar_query_defaults(q);
   q->sx = la_x(L, 2, fname, "sx", &ud->g);
   q->sy = la_y(L, 3, fname, "sy", &ud->g);
-  opts = la_options(L, 6, fname, query_keys);
+  opts = la_options(L, 6, fname, keys);
   if (opts && lua_isnil(L, 4) && lua_isnil(L, 5) && has_goals(L, 6)) {
     q->no_main_goal = 1; /* the goals option alone */
   } else {
@@ -515,9 +605,22 @@ static void run_query(lua_State *L, const char *fname, lq_query *Q) {
 
   /* every argument read: now the map (no Lua code runs until the search) */
   g = lg_core(L, ud, fname);
+  lq_overlay_fill(L, 6, fname, ud, q, Q->avoid, Q->extra);
   st = astar_grid_prepare_size(g, q->unit, q->size,
                                q->no_zones ? 0u : ASTAR_PREPARE_ZONES);
   if (st != ASTAR_OK) la_raise(L, st, fname);
+  return g;
+}
+
+/* Runs the search read by read_query with the grid busy.  On return the
+ * grid is still busy (the path is in its context): the caller reads it
+ * out and calls lg_leave.  Any failure raises, with the grid idle
+ * again. */
+static void search_query(lua_State *L, const char *fname, lq_query *Q,
+                         astar_grid *g) {
+  lgrid *ud = Q->ud;
+  astar_query *q = &Q->q;
+  int st, reason;
   if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
     reason = astar_query_refusal(g, q);
     if (reason != ASTAR_REFUSE_NONE)
@@ -631,7 +734,8 @@ static int g_find_path(lua_State *L) {
              la_describe(L, 7, buf, sizeof buf));
   lua_settop(L, 7);
   Q.out = t == LUA_TTABLE ? 7 : 0;
-  run_query(L, "find_path", &Q);
+  search_query(L, "find_path", &Q, read_query(L, "find_path", &Q,
+                                               query_keys));
   found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
   if (found) {
     lg_pcall pc;
@@ -664,28 +768,152 @@ static int g_find_path(lua_State *L) {
   return Q.r.partial ? 4 : 3;
 }
 
+/* ---- next_step that remembers ---- */
+
+/* Does the path of q depend only on the map, the goal and the options
+ * the memory keeps (unit, heuristic, weight, algorithm, ties, zones,
+ * min_cost)?  Only such queries are remembered and answered from memory:
+ * callbacks, overlays, goals, cutoffs, closest, blocked start or goal,
+ * random ties and explored all search. */
+static int rememberable(const lq_query *Q) {
+  const astar_query *q = &Q->q;
+  return q->tile_fn == NULL && q->move_fn == NULL &&
+         q->heuristic_fn == NULL && q->ngoals == 0 && !q->no_main_goal &&
+         q->navoid == 0 && q->nextra == 0 && !(q->max_cost < HUGE_VAL) &&
+         q->max_length == 0 && q->max_nodes == 0 && !q->closest &&
+         !q->leave_blocked_start && !q->next_to_blocked_goal &&
+         q->ties != ASTAR_TIES_RANDOM && Q->explored == 0;
+}
+
+static int memory_fits(const lg_memory *m, const astar_grid *g,
+                       const astar_query *q) {
+  return m->valid && m->version == g->version && m->gx == q->gx &&
+         m->gy == q->gy && m->unit == q->unit &&
+         m->heuristic == q->heuristic && m->algorithm == q->algorithm &&
+         m->ties == q->ties && m->no_zones == q->no_zones &&
+         m->weight == q->weight && m->min_cost == q->min_cost;
+}
+
+/* The index of (x, y) on the remembered path (its last place first), or
+ * -1. */
+static long memory_find(lg_memory *m, int32_t x, int32_t y) {
+  size_t i;
+  for (i = m->at; i < m->at + 2 && i < m->len; i++)
+    if (m->xy[2 * i] == x && m->xy[2 * i + 1] == y) return (long)i;
+  for (i = 0; i < m->len; i++)
+    if (m->xy[2 * i] == x && m->xy[2 * i + 1] == y) return (long)i;
+  return -1;
+}
+
+/* Keeps the path just found (the grid busy: no Lua code runs).  Without
+ * memory for it, nothing is remembered. */
+static void remember(lgrid *ud, const lq_query *Q) {
+  lg_memory *m = &ud->memory;
+  const astar_search *s = &ud->ctx;
+  const astar_query *q = &Q->q;
+  astar_path_report rep = {0, 0, 0, 0.0, NULL};
+  astar_query cq;
+  size_t n = Q->r.length, i;
+  uint32_t node;
+  m->valid = 0;
+  if (n == 0 || !lg_memory_room(ud, n)) return;
+  node = astar_path_last(s);
+  i = n;
+  do {
+    i--;
+    astar_xy(&ud->g, node, &m->xy[2 * i], &m->xy[2 * i + 1]);
+  } while (astar_path_prev(s, &node) && i > 0);
+  astar_query_defaults(&cq);
+  cq.unit = q->unit;
+  rep.acc = m->acc;
+  if (astar_path_check(NULL, &ud->g, &cq, m->xy, n, 0, &rep) != ASTAR_OK ||
+      rep.bad != n)
+    return; /* not reached: the search's path is legal */
+  m->len = n;
+  m->at = 0;
+  m->version = ud->g.version;
+  m->gx = q->gx;
+  m->gy = q->gy;
+  m->unit = q->unit;
+  m->heuristic = q->heuristic;
+  m->algorithm = q->algorithm;
+  m->ties = q->ties;
+  m->no_zones = q->no_zones;
+  m->weight = q->weight;
+  m->min_cost = q->min_cost;
+  m->ran = Q->r.algorithm;
+  m->valid = 1;
+}
+
+/* The `remember` option of next_step (absent: true). */
+static int remember_option(lua_State *L) {
+  char buf[64];
+  int v = 1;
+  if (lua_type(L, 6) != LUA_TTABLE) return 1;
+  lua_getfield(L, 6, "remember");
+  if (lua_type(L, -1) == LUA_TBOOLEAN)
+    v = lua_toboolean(L, -1);
+  else if (!lua_isnil(L, -1))
+    la_error(L, 6, "next_step", "remember must be a boolean, got %s",
+             la_describe(L, -1, buf, sizeof buf));
+  lua_pop(L, 1);
+  return v;
+}
+
 /* grid:next_step(sx, sy, gx, gy [, options]) -> x, y, cost [, reason]
  *   | nil, reason */
 static int g_next_step(lua_State *L) {
   lq_query Q;
   int32_t x = 0, y = 0;
-  int found;
+  int found, keep, from_memory = 0;
+  astar_grid *g;
   memset(&Q, 0, sizeof Q);
   lua_settop(L, 6);
-  run_query(L, "next_step", &Q);
-  found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
-  if (found) { /* read in C, the grid still busy */
-    const astar_search *s = &Q.ud->ctx;
-    uint32_t node, step;
-    node = step = astar_path_last(s);
-    while (astar_path_prev(s, &node)) {
-      if (node == s->last_start) break;
-      step = node;
+  keep = remember_option(L);
+  g = read_query(L, "next_step", &Q, next_step_keys);
+  keep = keep && rememberable(&Q);
+  if (keep && memory_fits(&Q.ud->memory, g, &Q.q)) {
+    lg_memory *m = &Q.ud->memory;
+    long k = memory_find(m, Q.q.sx, Q.q.sy);
+    if (k >= 0) { /* on the path: its next tile, no search */
+      size_t i = (size_t)k + 1 < m->len ? (size_t)k + 1 : (size_t)k;
+      m->at = (size_t)k;
+      x = m->xy[2 * i];
+      y = m->xy[2 * i + 1];
+      Q.r.outcome = ASTAR_FOUND;
+      /* the steps' costs summed from here on, as a search from here
+       * along this path sums them */
+      Q.r.cost = 0.0;
+      for (i = (size_t)k + 1; i < m->len; i++) Q.r.cost += m->acc[i];
+      Q.r.end_x = Q.q.gx;
+      Q.r.end_y = Q.q.gy;
+      Q.r.goal_index = -1;
+      Q.r.algorithm = m->ran;
+      from_memory = 1;
     }
-    astar_xy(&Q.ud->g, step, &x, &y);
   }
-  leave_explored(L, &Q);
-  if (Q.stats != 0) fill_stats(L, &Q, &Q.q, &Q.r);
+  if (!from_memory) {
+    search_query(L, "next_step", &Q, g);
+    found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
+    if (found) { /* read in C, the grid still busy */
+      const astar_search *s = &Q.ud->ctx;
+      uint32_t node, step;
+      node = step = astar_path_last(s);
+      while (astar_path_prev(s, &node)) {
+        if (node == s->last_start) break;
+        step = node;
+      }
+      astar_xy(&Q.ud->g, step, &x, &y);
+      if (keep && !Q.r.partial) remember(Q.ud, &Q);
+    }
+    leave_explored(L, &Q);
+  }
+  found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
+  if (Q.stats != 0) {
+    fill_stats(L, &Q, &Q.q, &Q.r);
+    lua_pushboolean(L, from_memory);
+    lua_setfield(L, Q.stats, "remembered");
+  }
   if (!found) {
     lua_pushnil(L);
     lua_pushstring(L, outcome_names[Q.r.outcome]);

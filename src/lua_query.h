@@ -20,6 +20,7 @@ typedef struct lq_query {
   int stats;         /* the stats table, 0 when absent */
   int explored;      /* the explored table, 0 when absent */
   int out;           /* the path table, 0 when absent */
+  int avoid, extra;  /* the avoid and extra_cost tables, 0 when absent */
   int failed;        /* a callback raised: its error is on top */
   int bad;           /* a callback returned what it must not: see msg */
   const char *algorithm; /* the name asked for, NULL for auto */

@@ -41,6 +41,14 @@ astar.hex = require("astar.hex")
 -- caller's "file:line: " in front, like the binding's messages).
 local describe = astar.hex._describe
 
+-- walking paths: astar.steps, path_length, reverse, points
+local path = require("astar.path")
+path._set_describe(describe)
+astar.steps = path.steps
+astar.path_length = path.path_length
+astar.reverse = path.reverse
+astar.points = path.points
+
 local function raise(n, fname, what)
   error(("bad argument #%d to '%s' (%s)"):format(n, fname, what), 3)
 end
