@@ -53,6 +53,15 @@ static void release_tiles(astar_search *s) {
     m->gf = m->gb = NULL;
     m->generation = 0;
   }
+  if (s->graphx != NULL) {
+    astar__graphx *gx = s->graphx;
+    ctx_free(s, gx->parent, n, sizeof(uint32_t));
+    ctx_free(s, gx->parent_b, n, sizeof(uint32_t));
+    ctx_free(s, gx->h, n, sizeof(double));
+    gx->parent = gx->parent_b = NULL;
+    gx->h = NULL;
+    gx->path_len = 0;
+  }
   s->ntiles = 0;
   s->last_outcome = ASTAR_NO_PATH;
   s->explored_tag = s->explored_tag_b = 0;
@@ -73,6 +82,10 @@ void astar_search_release(astar_search *s) {
     ctx_free(s, m->heap_b, m->heap_b_cap, sizeof(astar_heap_entry));
     ctx_free(s, m->frames, m->frames_cap, sizeof(astar__frame));
     ctx_free(s, m, 1, sizeof *m);
+  }
+  if (s->graphx != NULL) {
+    ctx_free(s, s->graphx->path, s->graphx->path_cap, sizeof(uint32_t));
+    ctx_free(s, s->graphx, 1, sizeof(astar__graphx));
   }
   ctx_free(s, s->run, 1, sizeof(astar__run));
   astar_search_init(s, s->alloc, s->alloc_ud);
@@ -99,6 +112,13 @@ size_t astar_search_memory(const astar_search *s) {
     if (m->pos_b != NULL) total += n * sizeof(uint32_t);
     if (m->gf != NULL) total += n * sizeof(double);
     if (m->gb != NULL) total += n * sizeof(double);
+  }
+  if (s->graphx != NULL) {
+    const astar__graphx *gx = s->graphx;
+    total += sizeof *gx + gx->path_cap * sizeof(uint32_t);
+    if (gx->parent != NULL) total += n * sizeof(uint32_t);
+    if (gx->parent_b != NULL) total += n * sizeof(uint32_t);
+    if (gx->h != NULL) total += n * sizeof(double);
   }
   return total;
 }
@@ -215,6 +235,25 @@ int astar__context_more(astar_search *s, int bidir) {
     if (m->heap_b == NULL) return ASTAR_ENOMEM;
     m->heap_b_cap = HEAP_INITIAL;
   }
+  return ASTAR_OK;
+}
+
+int astar__context_graphx(astar_search *s, int bidir) {
+  astar__graphx *gx = s->graphx;
+  uint32_t n = s->ntiles;
+  if (gx == NULL) {
+    if ((gx = ctx_alloc(s, 1, sizeof *gx)) == NULL) return ASTAR_ENOMEM;
+    memset(gx, 0, sizeof *gx);
+    s->graphx = gx;
+  }
+  if (gx->parent == NULL &&
+      (gx->parent = ctx_alloc(s, n, sizeof(uint32_t))) == NULL)
+    return ASTAR_ENOMEM;
+  if (gx->h == NULL && (gx->h = ctx_alloc(s, n, sizeof(double))) == NULL)
+    return ASTAR_ENOMEM;
+  if (bidir && gx->parent_b == NULL &&
+      (gx->parent_b = ctx_alloc(s, n, sizeof(uint32_t))) == NULL)
+    return ASTAR_ENOMEM;
   return ASTAR_OK;
 }
 

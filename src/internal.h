@@ -268,6 +268,18 @@ typedef struct astar__more {
   size_t frames_cap;
 } astar__more;
 
+/* Scratch of graph searches (graph_search.c): per node the parent and
+ * the heuristic (the backward side's parent when bidirectional), and the
+ * last path, start first. */
+typedef struct astar__graphx {
+  uint32_t *parent, *parent_b;
+  double *h;
+  uint32_t *path;
+  size_t path_cap;
+  uint32_t path_len;
+} astar__graphx;
+int astar__context_graphx(astar_search *s, int bidir);
+
 /* Sizes the per-tile arrays for a map of ntiles tiles (stamps, heap
  * positions, the first heap); a context last sized for another map
  * drops its per-tile scratch first. */

@@ -123,6 +123,10 @@ extern const luaL_Reg lg_grid_meta[];
 extern const luaL_Reg lq_grid_methods[]; /* lua_query.c */
 extern const luaL_Reg lt_grid_methods[]; /* lua_terrain.c */
 extern const luaL_Reg lz_grid_methods[]; /* lua_zones.c */
+/* lua_graph.c, lua_search.c: set astar.graph (and the Graph type) and
+ * astar.search into the module table at index module. */
+void lgr_register(lua_State *L, int module);
+void ls_register(lua_State *L, int module);
 /* lua_grid.c: pushes a new empty grid (the module's metatable, its user
  * value with the names table at `names`) and sizes it (a Lua error names
  * argument warg when the size is too big). */

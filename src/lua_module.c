@@ -338,6 +338,8 @@ int luaopen_astar_core(lua_State *L) {
 
   lua_newtable(L);
   set_functions(L, mt, tramp, module_functions);
+  lgr_register(L, lua_gettop(L));
+  ls_register(L, lua_gettop(L));
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
   return 1;
