@@ -203,6 +203,16 @@ typedef struct astar_heap_entry {
   uint32_t aux;
 } astar_heap_entry;
 
+/* A grid link (links.c): a move from tile `from` to tile `to` (indices)
+ * at its own cost, besides the moves of the movement rule.  Stairs,
+ * ladders, teleports, doors.  A link made both ways is two of these,
+ * each with two_way set. */
+typedef struct astar_link {
+  uint32_t from, to;
+  double cost;
+  int two_way;
+} astar_link;
+
 /*
  * A grid.  Tiles are stored row-major over a padded rectangle with a one-tile
  * border of blocked sentinels, so neighbour reads never need bounds checks:
@@ -248,6 +258,11 @@ typedef struct astar_grid {
   astar_range range;      /* over passable tiles, for JPS */
   astar_zones zones;      /* zones of the grid's own layer (unit 0 and every
                              unit without layers of its own) */
+  /* links, sorted by from then to; link_bits: bit i when tile i is an
+     end of one (NULL while there are none) */
+  astar_link *links;
+  size_t nlinks, links_cap;
+  uint64_t *link_bits;
   uint64_t version;       /* edit counter: every edit adds 1 */
   struct astar__zscratch *zscratch; /* flood scratch of zone repairs
                              (zones.c), made at the first repair */
@@ -288,6 +303,18 @@ void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open);
 void astar_grid_refresh(astar_grid *g);
 /* Cheapest cost that a step can enter, as of the last prepare. */
 float astar_grid_min_cost(const astar_grid *g);
+
+/* Links (links.c).  link adds a move (x1, y1) -> (x2, y2) of cost
+ * (finite, >= 0), and the way back when two_way, replacing the cost of
+ * a link already there; the tiles must differ (EINVAL).  A link whose end
+ * is impassable to a unit is not followed by that unit.  unlink removes
+ * both directions (*removed: how many).  Searches of the A* family
+ * follow links (JPS gives way to A*, IDA* and bidirectional search refuse
+ * a grid with links); zones join the regions links join. */
+int astar_grid_link(astar_grid *g, int32_t x1, int32_t y1, int32_t x2,
+                    int32_t y2, double cost, int two_way);
+int astar_grid_unlink(astar_grid *g, int32_t x1, int32_t y1, int32_t x2,
+                      int32_t y2, int *removed);
 
 /* Terrain and heights.  The first write allocates the layer (ENOMEM). */
 int astar_grid_set_terrain(astar_grid *g, int32_t x, int32_t y, int terrain);
@@ -483,6 +510,8 @@ typedef struct astar_search {
   struct astar__extra *extra; /* query options' scratch */
   struct astar__more *more;  /* IDA* and bidirectional scratch */
   struct astar__graphx *graphx; /* graph searches' scratch */
+  struct astar__via *via;   /* per tile: the parent through a link, with
+                               the generation it was set in */
   struct astar__run *run;   /* a begun search's state */
   int state;                /* ASTAR_SEARCH_* */
   int busy;                 /* a step is running (a callback re-entered) */
@@ -559,7 +588,10 @@ enum {
   ASTAR_REFUSE_HEURISTIC,   /* JPS: only the default heuristic */
   ASTAR_REFUSE_WEIGHT,      /* weight 1 only */
   ASTAR_REFUSE_UNIFORM,     /* JPS: uniform tile costs */
-  ASTAR_REFUSE_PREPARE      /* JPS: the unit's layers are not prepared */
+  ASTAR_REFUSE_PREPARE,     /* JPS: the unit's layers are not prepared */
+  ASTAR_REFUSE_LINKS        /* IDA*, bidirectional (and JPS, which AUTO
+                               and an explicit JPS query replace by A*):
+                               the grid has links */
 };
 int astar_query_refusal(const astar_grid *g, const astar_query *q);
 

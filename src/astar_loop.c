@@ -51,8 +51,10 @@ enum {
   MODE_FIFO = 128,  /* breadth-first: the open list is a queue */
   MODE_BEAM = 256,  /* the open list holds at most beam_width nodes */
   /* ASTAR__HEAP_STRAIGHT = 512, ASTAR__HEAP_RANDOM = 1024 (heap.h) */
-  MODE_BUDGET = 2048 /* a sliced step: count the budget down (a whole run
+  MODE_BUDGET = 2048, /* a sliced step: count the budget down (a whole run
                         does not pay for it) */
+  MODE_LINKS = 4096  /* the grid has links: tiles with the link bit get
+                        their links as extra moves after the rule's */
 };
 
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
@@ -234,6 +236,8 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
   int32_t offset[8];
   double length[8];
   int st = ASTAR_OK;
+  const astar_link *link = NULL; /* MODE_LINKS: the links of u left */
+  size_t nlinks = 0;
 
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
@@ -274,14 +278,40 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
     if ((mode & MODE_X) && u == S->start) m = S->start_moves;
     if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)
       break;
-    while (m) {
-      unsigned d = astar__lowest_bit(m);
-      uint32_t v = (uint32_t)((int32_t)u + offset[d]);
+    if (mode & MODE_LINKS) {
+      nlinks = 0;
+      if (astar__bit(G->link_bits, u)) astar__links_from(G, u, &link, &nlinks);
+    }
+    while (m || ((mode & MODE_LINKS) && nlinks != 0)) {
+      unsigned d;
+      uint32_t v, sv;
       double step, ng, h;
-      uint32_t sv = stamp[v];
       int32_t vx, vy;
       astar_heap_entry e;
       size_t at;
+      int linked = 0;
+      if ((mode & MODE_LINKS) && m == 0) { /* the links, after the moves */
+        v = link->to;
+        step = link->cost;
+        link++;
+        nlinks--;
+        d = 0;
+        linked = 1;
+        sv = stamp[v];
+        if ((sv & ASTAR__STAMP_GEN) == open_tag &&
+            ((sv & ASTAR__STAMP_CLOSED) || (mode & MODE_FIFO)))
+          continue;
+        if (!astar__bit(S->L.passable, v)) continue;
+        if (mode & MODE_TILE_FN) {
+          double c;
+          if ((st = tile_value(S, v, &c)) != ASTAR_OK) break;
+          if (!(c > 0.0)) continue;
+        }
+        goto relax;
+      }
+      d = astar__lowest_bit(m);
+      v = (uint32_t)((int32_t)u + offset[d]);
+      sv = stamp[v];
       m &= m - 1;
       if ((sv & ASTAR__STAMP_GEN) == open_tag && (sv & ASTAR__STAMP_CLOSED)) continue;
       if ((mode & MODE_FIFO) && (sv & ASTAR__STAMP_GEN) == open_tag) continue;
@@ -306,6 +336,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         }
         step = c;
       }
+    relax:
       ng = gu + step;
       if (mode & MODE_X) {
         if (ng > S->max_cost) {
@@ -325,6 +356,9 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
           double gv = heap[at].g, tol = 1e-12 * (ng > 1.0 ? ng : 1.0);
           if (ng >= gv - tol && ng <= gv + tol) {
             double cv = S->count[v] + S->count[u];
+            if ((mode & MODE_LINKS) &&
+                (linked || (ctx->via[v].gen == open_tag)))
+              continue; /* ties through links keep the first parent */
             double r = (double)(next_random(&S->rng) >> 11) *
                        (1.0 / 9007199254740992.0);
             if (cv > 1e300) cv = 1e300;
@@ -348,8 +382,12 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         if ((mode & MODE_BEAM) && n >= S->beam) at = SIZE_MAX;
         else n++;
       }
-      vx = ux + astar_dir_dx[d];
-      vy = uy + astar_dir_dy[d];
+      if ((mode & MODE_LINKS) && linked) {
+        astar_xy(G, v, &vx, &vy);
+      } else {
+        vx = ux + astar_dir_dx[d];
+        vy = uy + astar_dir_dy[d];
+      }
       if (mode & MODE_FIFO) {
         e.key = 0;
       } else {
@@ -371,6 +409,10 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         S->evicted++;
       }
       stamp[v] = open_tag | d;
+      if (mode & MODE_LINKS) {
+        ctx->via[v].parent = u;
+        ctx->via[v].gen = linked ? open_tag : 0;
+      }
       if (mode & MODE_X) {
         if (S->depth != NULL) S->depth[v] = S->depth[u] + 1;
       }
@@ -570,6 +612,29 @@ static int zones_exit(const astar_grid *G, const astar_query *q,
 }
 
 
+/* Links keep the heuristic admissible: a link may cost less than the
+ * distance it spans, as the heuristic measures it.  Every step of the
+ * rule costs at least its estimate; a link of cost c over an estimate e
+ * costs at least (c / e) of it; so with f the least such ratio (1 at
+ * most), f * h never overestimates (the estimates obey the triangle
+ * inequality, and so does their sum along any path).  A free teleport
+ * makes f = 0: Dijkstra. */
+static void link_scale(astar__run *S) {
+  const astar_grid *G = S->G;
+  double f = 1.0;
+  size_t i;
+  for (i = 0; i < G->nlinks; i++) {
+    int32_t ax, ay, bx, by;
+    double e;
+    astar_xy(G, G->links[i].from, &ax, &ay);
+    astar_xy(G, G->links[i].to, &bx, &by);
+    e = astar__h_d(&S->h, ax - bx, ay - by) / S->q.weight;
+    if (e > 0.0 && G->links[i].cost < f * e) f = G->links[i].cost / e;
+  }
+  S->h.A *= f;
+  S->h.B *= f;
+}
+
 int astar__loop_start(astar__run *S) {
   const astar_grid *G = S->G;
   astar_search *ctx = S->s;
@@ -605,6 +670,11 @@ int astar__loop_start(astar__run *S) {
       (q->min_cost < S->bound || (mode & (MODE_TILE_FN | MODE_MOVE_FN))))
     S->bound = q->min_cost;
   astar__heuristic_init(&S->h, G, q, S->bound);
+  if (G->nlinks != 0) {
+    if ((st = astar__context_via(ctx)) != ASTAR_OK) return st;
+    mode |= MODE_LINKS;
+    link_scale(S);
+  }
   S->inv_q = astar__key_scale(G, S->bound);
   if (opts) {
     st = options_init(S, &mode);

@@ -37,6 +37,8 @@ static void release_tiles(astar_search *s) {
   ctx_free(s, s->memo, n, sizeof(astar__memo));
   s->heap_pos = s->stamp = NULL;
   s->memo = NULL;
+  ctx_free(s, s->via, n, sizeof(astar__via));
+  s->via = NULL;
   s->generation = 0;
   if (x != NULL) {
     ctx_free(s, x->depth, n, sizeof(uint32_t));
@@ -98,6 +100,7 @@ size_t astar_search_memory(const astar_search *s) {
   if (s->heap_pos != NULL) total += n * sizeof(uint32_t);
   if (s->stamp != NULL) total += n * sizeof(uint32_t);
   if (s->memo != NULL) total += n * sizeof(astar__memo);
+  if (s->via != NULL) total += n * sizeof(astar__via);
   if (s->run != NULL) total += sizeof(astar__run);
   if (x != NULL) {
     total += sizeof *x + x->targets_cap * sizeof(astar__target) +
@@ -151,6 +154,10 @@ uint32_t astar__next_generation(astar_search *s) {
     if (s->memo != NULL) { /* tile-callback results are stamped too */
       uint32_t i;
       for (i = 0; i < s->ntiles; i++) s->memo[i].gen = 0;
+    }
+    if (s->via != NULL) {
+      uint32_t i;
+      for (i = 0; i < s->ntiles; i++) s->via[i].gen = 0;
     }
     s->generation = 1;
   }
@@ -238,6 +245,15 @@ int astar__context_more(astar_search *s, int bidir) {
   return ASTAR_OK;
 }
 
+int astar__context_via(astar_search *s) {
+  uint32_t i;
+  if (s->via != NULL) return ASTAR_OK;
+  if ((s->via = ctx_alloc(s, s->ntiles, sizeof(astar__via))) == NULL)
+    return ASTAR_ENOMEM;
+  for (i = 0; i < s->ntiles; i++) s->via[i].gen = 0;
+  return ASTAR_OK;
+}
+
 int astar__context_graphx(astar_search *s, int bidir) {
   astar__graphx *gx = s->graphx;
   uint32_t n = s->ntiles;
@@ -290,6 +306,11 @@ uint32_t astar_path_last(const astar_search *s) { return s->last_goal; }
 
 int astar_path_prev(const astar_search *s, uint32_t *node) {
   if (s->last_outcome != ASTAR_FOUND || *node == s->last_start) return 0;
+  if (s->via != NULL && s->via[*node].gen != 0 &&
+      s->via[*node].gen == (s->stamp[*node] & ASTAR__STAMP_GEN)) {
+    *node = s->via[*node].parent; /* a link led here */
+    return 1;
+  }
   *node = (uint32_t)((int32_t)*node - s->offset[s->stamp[*node] & ASTAR__STAMP_DIR]);
   return 1;
 }

@@ -42,6 +42,7 @@ size_t astar_grid_memory(const astar_grid *g) {
   if (g->passable_t != NULL)
     total += bitmap_words(g->ntiles) * sizeof(uint64_t);
   total += astar__zones_memory(g, &g->zones);
+  total += astar__links_memory(g);
   return total + astar__units_memory(g);
 }
 
@@ -60,6 +61,7 @@ void astar_grid_release(astar_grid *g) {
   astar__zones_release(g, &g->zones);
   astar__units_release(g);
   astar__zones_scratch_release(g);
+  astar__links_release(g);
   astar_grid_zero(g);
 }
 

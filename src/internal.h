@@ -10,6 +10,7 @@
  *   zones.c                      zone labels and their repair
  *   layer.c                      move masks, min/range, unit layers, prepare
  *   units.c                      terrain, heights, unit-class tables
+ *   links.c                      grid links (stairs, teleports)
  *   grid.c                       storage, edits, the edit counter
  *   text.c                       text maps, MovingAI header
  *   astar_loop.c, jps.c, ida.c, bidir.c   the engines
@@ -175,6 +176,16 @@ const astar_zones *astar__layer_zones(const astar_grid *g, int unit);
 int astar__zones_apart(const astar_grid *g, int unit, uint32_t a,
                        uint32_t b, int *apart);
 
+/* ---- links.c ---- */
+/* The links out of tile u: *first and *n (none: n = 0). */
+void astar__links_from(const astar_grid *g, uint32_t u,
+                       const astar_link **first, size_t *n);
+void astar__links_release(astar_grid *g);
+size_t astar__links_memory(const astar_grid *g);
+static inline int astar__link_end(const astar_grid *g, uint32_t i) {
+  return g->link_bits != NULL && astar__bit(g->link_bits, i);
+}
+
 /* ---- layer.c ---- */
 uint8_t astar__moves(const astar_grid *g, const uint64_t *bits, uint32_t i);
 uint8_t astar__height_filter(const astar_grid *g, const astar_unit *u,
@@ -279,6 +290,13 @@ typedef struct astar__graphx {
   uint32_t path_len;
 } astar__graphx;
 int astar__context_graphx(astar_search *s, int bidir);
+
+/* A tile's parent when a link reached it (gen: the stamp generation of
+ * the search that set it; anything else: not through a link). */
+typedef struct astar__via {
+  uint32_t parent, gen;
+} astar__via;
+int astar__context_via(astar_search *s);
 
 /* Sizes the per-tile arrays for a map of ntiles tiles (stamps, heap
  * positions, the first heap); a context last sized for another map

@@ -123,6 +123,7 @@ extern const luaL_Reg lg_grid_meta[];
 extern const luaL_Reg lq_grid_methods[]; /* lua_query.c */
 extern const luaL_Reg lt_grid_methods[]; /* lua_terrain.c */
 extern const luaL_Reg lz_grid_methods[]; /* lua_zones.c */
+extern const luaL_Reg lk_grid_methods[]; /* lua_links.c */
 /* lua_graph.c, lua_search.c: set astar.graph (and the Graph type) and
  * astar.search into the module table at index module. */
 void lgr_register(lua_State *L, int module);

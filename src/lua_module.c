@@ -330,6 +330,7 @@ int luaopen_astar_core(lua_State *L) {
   set_functions(L, mt, tramp, lq_grid_methods);
   set_functions(L, mt, tramp, lt_grid_methods);
   set_functions(L, mt, tramp, lz_grid_methods);
+  set_functions(L, mt, tramp, lk_grid_methods);
   lua_setfield(L, mt, "__index");
   lua_pushliteral(L, GRID_MT);
   lua_setfield(L, mt, "__name");
