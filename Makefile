@@ -78,8 +78,9 @@ demo: build/5.4/astar/core.so
 ROGUELIKE_TURNS ?= 60
 examples: build/5.4/astar/core.so build/5.1/astar/core.so build/jit/astar/core.so
 	$(LUA_5.4) examples/demo.lua --no-color > /dev/null
+	$(foreach v,5.4 5.1 jit,$(LUA_$(v)) examples/romania.lua > /dev/null && $(LUA_$(v)) examples/dungeon.lua > /dev/null && $(LUA_$(v)) examples/puzzle8.lua > /dev/null &&) true
 	$(foreach v,5.4 5.1 jit,$(LUA_$(v)) examples/roguelike/main.lua --demo $(ROGUELIKE_TURNS) --no-color > /dev/null &&) true
-	@echo "examples: demo and roguelike ran"
+	@echo "examples: demo, roguelike, romania, dungeon and puzzle8 ran"
 
 love-selftest: build/jit/astar/core.so
 	@mkdir -p build/love

@@ -7,6 +7,11 @@
 --   lua examples/puzzle8.lua [tiles]     e.g.  lua examples/puzzle8.lua 867254301
 -- Required as the module `puzzle8` it returns its functions (the specs
 -- and bench/graphs.lua use them).
+if ... ~= "puzzle8" then -- run as a program: find the module `make` built
+  local ver = jit and "jit" or _VERSION:match("%d+%.%d+")
+  package.path = "lua/?.lua;lua/?/init.lua;" .. package.path
+  package.cpath = "build/" .. ver .. "/?.so;" .. package.cpath
+end
 local astar = require("astar")
 
 local M = {}

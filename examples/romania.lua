@@ -6,6 +6,11 @@
 --   lua examples/romania.lua            (from the repository root)
 -- The module `romania` (this file, required) returns the data and a
 -- function that builds the graph, for the specs.
+if ... ~= "romania" then -- run as a program: find the module `make` built
+  local ver = jit and "jit" or _VERSION:match("%d+%.%d+")
+  package.path = "lua/?.lua;lua/?/init.lua;" .. package.path
+  package.cpath = "build/" .. ver .. "/?.so;" .. package.cpath
+end
 local astar = require("astar")
 
 local towns = {
