@@ -6,9 +6,13 @@
  * state's key (the state itself when it is a number or a string, else
  * key(state)) is interned in a Lua table, ids[key] = n, states[n] = state.
  *
- * neighbors(state, emit) calls emit(next, cost) for each successor: emit
- * is one C closure made per search, so an expansion makes no garbage of
- * ours.  The callbacks run with lua_call: their errors reach the caller
+ * neighbors(state, emit) calls emit(next, cost) for each successor.  emit
+ * is one small Lua closure made per search: it appends to two buffer
+ * tables (reused, so an expansion makes no garbage of ours), which C reads
+ * once neighbors returns.  Being Lua, it keeps the user's neighbors
+ * function compilable by LuaJIT (a call to a C function would end its
+ * trace); the checks of what was emitted happen in C, with the same
+ * messages as if emit made them.  The callbacks run with lua_call: their errors reach the caller
  * unchanged (a yield gets Lua's own "attempt to yield across a C-call
  * boundary").  The scratch is a userdata with a finalizer, so an error
  * anywhere leaks nothing; a normal return frees it at once.
@@ -26,19 +30,26 @@
 #include <string.h>
 
 #define SCRATCH_MT_UPVALUE lua_upvalueindex(1)
-/* emit's upvalues */
-#define UV_SCRATCH lua_upvalueindex(1)
-#define UV_IDS lua_upvalueindex(2)
-#define UV_STATES lua_upvalueindex(3)
-#define UV_KEY lua_upvalueindex(4)
-#define UV_HEURISTIC lua_upvalueindex(5)
+#define EMIT_UPVALUE lua_upvalueindex(2)
+
+/* The factory of emit: (states buffer, costs buffer, control) -> emit.
+ * control[1] is the count so far, control[2] whether emit may run. */
+static const char emit_source[] =
+    "local bs, bc, st = ...\n"
+    "return function(s, c)\n"
+    "  if not st[2] then\n"
+    "    error(\"emit: called outside its search's neighbors callback\", 0)\n"
+    "  end\n"
+    "  local n = st[1] + 1\n"
+    "  st[1] = n\n"
+    "  bs[n] = s\n"
+    "  bc[n] = c\n"
+    "end\n";
 
 typedef struct scratch {
   astar_states o;
   uint32_t current;   /* the node being expanded */
   uint32_t goal;      /* the goal's node (a goal value), UINT32_MAX: none */
-  int expanding;      /* inside neighbors: emit is allowed */
-  int in_emit;        /* inside emit's key or heuristic call */
 } scratch;
 
 static int scratch_gc(lua_State *L) {
@@ -117,44 +128,44 @@ static uint32_t intern(lua_State *L, scratch *S, int idx, int ids, int states,
   lua_rawset(L, ids); /* pops the key */
   lua_pushvalue(L, idx);
   lua_rawseti(L, states, (int)id + 1);
-  S->in_emit = 1;
   S->o.h[id] = heuristic_of(L, idx, hfn);
-  S->in_emit = 0;
   return id;
 }
 
-/* emit(state, cost) */
-static int l_emit(lua_State *L) {
-  scratch *S = (scratch *)lua_touserdata(L, UV_SCRATCH);
+/* The n states emitted by the expansion of S->current, from the buffers
+ * at bs, bc: checked, keyed, numbered and reached. */
+static void take_emitted(lua_State *L, scratch *S, int bs, int bc, int n,
+                         int ids, int states, int kfn, int hfn) {
   char buf[64];
-  double c;
-  uint32_t id;
-  int kfn = lua_isnil(L, UV_KEY) ? 0 : UV_KEY;
-  int hfn = lua_isnil(L, UV_HEURISTIC) ? 0 : UV_HEURISTIC;
-  if (!S->expanding || S->in_emit)
-    return luaL_error(L, "emit: called outside its search's neighbors "
-                      "callback");
-  c = lua_type(L, 2) == LUA_TNUMBER ? (double)lua_tonumber(L, 2) : NAN;
-  if (!(c >= 0.0 && c <= 1e300))
-    la_error(L, 2, "emit", "cost must be a finite number >= 0, got %s",
-             la_describe(L, 2, buf, sizeof buf));
-  lua_settop(L, 1);
-  if (lua_isnil(L, 1)) la_error(L, 1, "emit", "state must not be nil");
-  S->in_emit = 1;
-  push_key(L, 1, kfn, 1, "emit", "state");
-  S->in_emit = 0;
-  id = intern(L, S, 1, UV_IDS, UV_STATES, hfn);
-  check_status(L, astar_states_reach(&S->o, id, S->current,
-                                     S->o.g[S->current] + c));
-  return 0;
+  int i;
+  for (i = 1; i <= n; i++) {
+    double c;
+    uint32_t id;
+    int top;
+    lua_rawgeti(L, bc, i);
+    c = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+    if (!(c >= 0.0 && c <= 1e300))
+      la_error(L, 2, "emit", "cost must be a finite number >= 0, got %s",
+               la_describe(L, -1, buf, sizeof buf));
+    lua_pop(L, 1);
+    lua_rawgeti(L, bs, i);
+    top = lua_gettop(L);
+    if (lua_isnil(L, top)) la_error(L, 1, "emit", "state must not be nil");
+    push_key(L, top, kfn, 1, "emit", "state");
+    id = intern(L, S, top, ids, states, hfn);
+    lua_pop(L, 1);
+    check_status(L, astar_states_reach(&S->o, id, S->current,
+                                       S->o.g[S->current] + c));
+  }
 }
 
 /* astar.search{...} -> states, cost, expanded | nil, reason, expanded */
 static int l_search(lua_State *L) {
   char buf[64];
   scratch *S;
-  int neighbors, hfn, kfn, goal, goal_fn, ids, states, emit, sc;
+  int neighbors, hfn, kfn, goal, goal_fn, ids, states, emit, bs, bc, ctl;
   uint32_t expanded = 0, id, max_nodes = 0, found = UINT32_MAX;
+  int n;
   double g;
   void *aud;
   lua_Alloc alloc = lua_getallocf(L, &aud);
@@ -197,13 +208,19 @@ static int l_search(lua_State *L) {
   S->goal = UINT32_MAX;
   lua_pushvalue(L, SCRATCH_MT_UPVALUE);
   lua_setmetatable(L, -2);
-  sc = lua_gettop(L);
-  lua_pushvalue(L, sc);
-  lua_pushvalue(L, ids);
-  lua_pushvalue(L, states);
-  if (kfn) lua_pushvalue(L, kfn); else lua_pushnil(L);
-  if (hfn) lua_pushvalue(L, hfn); else lua_pushnil(L);
-  lua_pushcclosure(L, l_emit, 5);
+  lua_newtable(L);
+  bs = lua_gettop(L);
+  lua_newtable(L);
+  bc = lua_gettop(L);
+  lua_createtable(L, 2, 0);
+  ctl = lua_gettop(L);
+  lua_pushinteger(L, 0);
+  lua_rawseti(L, ctl, 1);
+  lua_pushvalue(L, EMIT_UPVALUE);
+  lua_pushvalue(L, bs);
+  lua_pushvalue(L, bc);
+  lua_pushvalue(L, ctl);
+  lua_call(L, 3, 1);
   emit = lua_gettop(L);
 
   /* the start is node 0; a goal value is interned too (without its
@@ -252,14 +269,21 @@ static int l_search(lua_State *L) {
     }
     expanded++;
     S->current = id;
+    lua_pushinteger(L, 0);
+    lua_rawseti(L, ctl, 1);
+    lua_pushboolean(L, 1);
+    lua_rawseti(L, ctl, 2);
     lua_pushvalue(L, neighbors);
     lua_rawgeti(L, states, (int)id + 1);
     lua_pushvalue(L, emit);
-    S->expanding = 1;
     lua_call(L, 2, 0);
-    S->expanding = 0;
+    lua_pushboolean(L, 0);
+    lua_rawseti(L, ctl, 2);
+    lua_rawgeti(L, ctl, 1);
+    n = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    take_emitted(L, S, bs, bc, n, ids, states, kfn, hfn);
   }
-  S->expanding = 0;
   if (found == UINT32_MAX) {
     astar_states_release(&S->o);
     lua_pushnil(L);
@@ -288,6 +312,8 @@ void ls_register(lua_State *L, int module) {
   lua_setfield(L, -2, "__gc");
   lua_pushliteral(L, "astar.search scratch");
   lua_setfield(L, -2, "__metatable");
-  lua_pushcclosure(L, l_search, 1);
+  if (luaL_loadbuffer(L, emit_source, sizeof emit_source - 1, "=astar.emit"))
+    lua_error(L);
+  lua_pushcclosure(L, l_search, 2);
   lua_setfield(L, module, "search");
 }
