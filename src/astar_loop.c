@@ -612,35 +612,13 @@ static int zones_exit(const astar_grid *G, const astar_query *q,
 }
 
 
-/* Links keep the heuristic admissible: a link may cost less than the
- * distance it spans, as the heuristic measures it.  Every step of the
- * rule costs at least its estimate; a link of cost c over an estimate e
- * costs at least (c / e) of it; so with f the least such ratio (1 at
- * most), f * h never overestimates (the estimates obey the triangle
- * inequality, and so does their sum along any path).  A free teleport
- * makes f = 0: Dijkstra. */
-static void link_scale(astar__run *S) {
-  const astar_grid *G = S->G;
-  double f = 1.0;
-  size_t i;
-  for (i = 0; i < G->nlinks; i++) {
-    int32_t ax, ay, bx, by;
-    double e;
-    astar_xy(G, G->links[i].from, &ax, &ay);
-    astar_xy(G, G->links[i].to, &bx, &by);
-    e = astar__h_d(&S->h, ax - bx, ay - by) / S->q.weight;
-    if (e > 0.0 && G->links[i].cost < f * e) f = G->links[i].cost / e;
-  }
-  S->h.A *= f;
-  S->h.B *= f;
-}
-
 int astar__loop_start(astar__run *S) {
   const astar_grid *G = S->G;
   astar_search *ctx = S->s;
   const astar_query *q = &S->q;
   astar_result *r = &S->r;
   int st, mode = 0, opts, apart = 0;
+  double f;
 
   opts = uses_options(q);
   if ((st = astar_grid_layer(G, q->unit, &S->L)) != ASTAR_OK) return st;
@@ -673,7 +651,9 @@ int astar__loop_start(astar__run *S) {
   if (G->nlinks != 0) {
     if ((st = astar__context_via(ctx)) != ASTAR_OK) return st;
     mode |= MODE_LINKS;
-    link_scale(S);
+    f = astar__links_scale(G, &S->h, q->weight); /* admissible with links */
+    S->h.A *= f;
+    S->h.B *= f;
   }
   S->inv_q = astar__key_scale(G, S->bound);
   if (opts) {

@@ -110,7 +110,7 @@ int astar_graph_add_node(astar_graph *g, int placed, const double *pos,
 static long adj_find(const astar_adjacency *A, uint32_t a, uint32_t b) {
   uint32_t i, f = A->first[a], d = A->deg[a];
   for (i = 0; i < d; i++)
-    if (A->to[f + i] == b) return (long)(f + i);
+    if (A->to[f + i] == b) return (long)f + (long)i;
   return -1;
 }
 

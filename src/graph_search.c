@@ -24,6 +24,14 @@
 #define ST_CLOSED 8u
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
+#else
+#define ALWAYS_INLINE inline
+#define NOINLINE
+#endif
+
 #define MODE_FIFO 1
 #define MODE_GREEDY 2
 /* ASTAR__HEAP_STRAIGHT (512): equal keys ordered by aux, a seeded random
@@ -150,7 +158,7 @@ static int32_t goal_index(const astar_graph_query *q, uint32_t v) {
 }
 
 /* The A* family loop; mode is a constant in each instantiation. */
-static inline int run(gsearch *S, const int mode) {
+static ALWAYS_INLINE int run(gsearch *S, const int mode) {
   const astar_graph *G = S->G;
   const astar_graph_query *q = S->q;
   astar_search *ctx = S->s;
@@ -261,11 +269,11 @@ static inline int run(gsearch *S, const int mode) {
   return ASTAR_OK;
 }
 
-static int run_plain(gsearch *S) { return run(S, 0); }
-static int run_random(gsearch *S) { return run(S, ASTAR__HEAP_STRAIGHT); }
-static int run_fifo(gsearch *S) { return run(S, MODE_FIFO); }
-static int run_greedy(gsearch *S) { return run(S, MODE_GREEDY); }
-static int run_greedy_random(gsearch *S) {
+static NOINLINE int run_plain(gsearch *S) { return run(S, 0); }
+static NOINLINE int run_random(gsearch *S) { return run(S, ASTAR__HEAP_STRAIGHT); }
+static NOINLINE int run_fifo(gsearch *S) { return run(S, MODE_FIFO); }
+static NOINLINE int run_greedy(gsearch *S) { return run(S, MODE_GREEDY); }
+static NOINLINE int run_greedy_random(gsearch *S) {
   return run(S, MODE_GREEDY | ASTAR__HEAP_STRAIGHT);
 }
 

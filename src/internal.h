@@ -359,6 +359,11 @@ static inline double astar__h_at(const astar__heuristic *h, int32_t x, int32_t y
   return astar__h_d(h, x - h->gx, y - h->gy);
 }
 
+/* links.c: the factor (0..1) that keeps heuristic h admissible on g's
+ * links */
+double astar__links_scale(const astar_grid *g, const astar__heuristic *h,
+                          double weight);
+
 /* ---- the state of a begun search (find_path.c and the engines) ---- */
 
 #define ASTAR__MAX_H_GOALS 16 /* more goals: the heuristic is 0 (Dijkstra) */

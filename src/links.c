@@ -155,3 +155,25 @@ int astar_grid_unlink(astar_grid *g, int32_t x1, int32_t y1, int32_t x2,
   g->version++;
   return ASTAR_OK;
 }
+
+/* Links keep the heuristic admissible: a link may cost less than the
+ * distance it spans, as the heuristic measures it.  Every step of the
+ * rule costs at least its estimate; a link of cost c over an estimate e
+ * costs at least (c / e) of it; so with f the least such ratio (1 at
+ * most), f * h never overestimates (the estimates obey the triangle
+ * inequality, and so does their sum along any path).  A free teleport
+ * makes f = 0: Dijkstra.  h is the query's heuristic, weight included. */
+double astar__links_scale(const astar_grid *g, const astar__heuristic *h,
+                          double weight) {
+  double f = 1.0;
+  size_t i;
+  for (i = 0; i < g->nlinks; i++) {
+    int32_t ax, ay, bx, by;
+    double e;
+    astar_xy(g, g->links[i].from, &ax, &ay);
+    astar_xy(g, g->links[i].to, &bx, &by);
+    e = astar__h_d(h, ax - bx, ay - by) / weight;
+    if (e > 0.0 && g->links[i].cost < f * e) f = g->links[i].cost / e;
+  }
+  return f;
+}

@@ -92,9 +92,11 @@ static astar_graph *core(lua_State *L, lgraph *ud, const char *fname) {
 static lgraph *check(lua_State *L, const char *fname) {
   char buf[64];
   lgraph *ud = to_graph(L, 1);
-  if (ud == NULL)
+  if (ud == NULL) {
     la_error(L, 1, fname, "graph expected, got %s",
              la_describe(L, 1, buf, sizeof buf));
+    return NULL; /* not reached: la_error raises */
+  }
   (void)core(L, ud, fname);
   return ud;
 }
@@ -582,13 +584,14 @@ static void read_goals(lua_State *L, lgraph *ud, int opts, const char *fname,
   }
   if (!lua_isnil(L, 3) || !list) n++;
   if (n > ud->goals_cap) {
-    void *p = ud->goals;
-    size_t cap = ud->goals_cap;
-    if (n > 0x3FFFFFFF ||
-        ud->g.alloc == NULL ||
-        (p = g->alloc(g->alloc_ud, ud->goals, cap * sizeof(uint32_t),
-                      n * sizeof(uint32_t))) == NULL)
+    void *p = NULL;
+    if (n <= 0x3FFFFFFF)
+      p = g->alloc(g->alloc_ud, ud->goals, ud->goals_cap * sizeof(uint32_t),
+                   n * sizeof(uint32_t));
+    if (p == NULL) {
       raise(L, ASTAR_ENOMEM, fname);
+      return; /* not reached */
+    }
     ud->goals = p;
     ud->goals_cap = n;
   }
@@ -616,9 +619,11 @@ static void read_options(lua_State *L, const char *fname, gquery *Q) {
   lua_getfield(L, 4, "algorithm");
   if (!lua_isnil(L, -1)) {
     i = la_name_index(L, -1, &algorithms[0].name, sizeof algorithms[0]);
-    if (i < 0)
+    if (i < 0) {
       la_error(L, 4, fname, "algorithm must be one of " ALGO_LIST ", got %s",
                la_describe(L, -1, buf, sizeof buf));
+      return; /* not reached: la_error raises */
+    }
     q->algorithm = algorithms[i].algorithm;
     Q->algorithm = algorithms[i].name;
     if (algorithms[i].weight > 0) q->weight = algorithms[i].weight;

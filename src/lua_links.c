@@ -42,11 +42,12 @@ static int g_link(lua_State *L) {
     la_error(L, 4, "link", "a link joins two different tiles, got (%d, %d) "
              "twice", (int)e[0] + 1, (int)e[1] + 1);
   g = lg_core(L, ud, "link");
-  for (k = 0; k < 2; k++)
-    if (astar_grid_is_blocked(g, e[2 * k], e[2 * k + 1]))
-      la_error(L, 2 + 2 * k, "link", "tile (%d, %d) is blocked: a link "
-               "must start and end on open tiles", (int)e[2 * k] + 1,
-               (int)e[2 * k + 1] + 1);
+  for (k = 0; k < 2; k++) {
+    int32_t x = k ? e[2] : e[0], y = k ? e[3] : e[1];
+    if (astar_grid_is_blocked(g, x, y))
+      la_error(L, k ? 4 : 2, "link", "tile (%d, %d) is blocked: a link "
+               "must start and end on open tiles", (int)x + 1, (int)y + 1);
+  }
   st = astar_grid_link(g, e[0], e[1], e[2], e[3], cost, !one_way);
   if (st != ASTAR_OK) la_raise(L, st, "link");
   lg_report(L, ud);
