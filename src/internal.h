@@ -16,6 +16,8 @@
  *   astar_loop.c, jps.c, ida.c, bidir.c   the engines
  *   find_path.c                  the front door: checks, capability table,
  *                                dispatch, begin/step
+ *   graph.c, state_search.c      explicit graphs; state-space open list
+ *   graph_search.c               searches on explicit graphs
  */
 #ifndef ASTAR_INTERNAL_H
 #define ASTAR_INTERNAL_H
