@@ -235,6 +235,16 @@ typedef struct astar_heap_entry {
   uint32_t aux;
 } astar_heap_entry;
 
+/* A grid link (links.c): a move from tile `from` to tile `to` (indices)
+ * at its own cost, besides the moves of the movement rule.  Stairs,
+ * ladders, teleports, doors.  A link made both ways is two of these,
+ * each with two_way set. */
+typedef struct astar_link {
+  uint32_t from, to;
+  double cost;
+  int two_way;
+} astar_link;
+
 /*
  * A grid.  Tiles are stored row-major over a padded rectangle with a one-tile
  * border of blocked sentinels, so neighbour reads never need bounds checks:
@@ -280,6 +290,11 @@ typedef struct astar_grid {
   astar_range range;      /* over passable tiles, for JPS */
   astar_zones zones;      /* zones of the grid's own layer (unit 0 and every
                              unit without layers of its own) */
+  /* links, sorted by from then to; link_bits: bit i when tile i is an
+     end of one (NULL while there are none) */
+  astar_link *links;
+  size_t nlinks, links_cap;
+  uint64_t *link_bits;
   uint64_t version;       /* edit counter: every edit adds 1 */
   astar_clearance clear;  /* clearance of the grid's own layer */
   struct astar__zscratch *zscratch; /* flood scratch of zone repairs
@@ -321,6 +336,18 @@ void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open);
 void astar_grid_refresh(astar_grid *g);
 /* Cheapest cost that a step can enter, as of the last prepare. */
 float astar_grid_min_cost(const astar_grid *g);
+
+/* Links (links.c).  link adds a move (x1, y1) -> (x2, y2) of cost
+ * (finite, >= 0), and the way back when two_way, replacing the cost of
+ * a link already there; the tiles must differ (EINVAL).  A link whose end
+ * is impassable to a unit is not followed by that unit.  unlink removes
+ * both directions (*removed: how many).  Searches of the A* family
+ * follow links (JPS gives way to A*, IDA* and bidirectional search refuse
+ * a grid with links); zones join the regions links join. */
+int astar_grid_link(astar_grid *g, int32_t x1, int32_t y1, int32_t x2,
+                    int32_t y2, double cost, int two_way);
+int astar_grid_unlink(astar_grid *g, int32_t x1, int32_t y1, int32_t x2,
+                      int32_t y2, int *removed);
 
 /* Terrain and heights.  The first write allocates the layer (ENOMEM). */
 int astar_grid_set_terrain(astar_grid *g, int32_t x, int32_t y, int terrain);
@@ -524,6 +551,7 @@ struct astar__memo;
 struct astar__extra;
 struct astar__more;
 struct astar__overlay;
+struct astar__graphx;
 typedef struct astar_search {
   astar_alloc_fn alloc;
   void *alloc_ud;
@@ -537,6 +565,9 @@ typedef struct astar_search {
   struct astar__memo *memo;  /* tile-callback results, with generation */
   struct astar__extra *extra; /* query options' scratch */
   struct astar__more *more;  /* IDA* and bidirectional scratch */
+  struct astar__graphx *graphx; /* graph searches' scratch */
+  struct astar__via *via;   /* per tile: the parent through a link, with
+                               the generation it was set in */
   struct astar__run *run;   /* a begun search's state */
   struct astar__overlay *overlay; /* avoid / extra_cost marks */
   int state;                /* ASTAR_SEARCH_* */
@@ -616,7 +647,10 @@ enum {
   ASTAR_REFUSE_WEIGHT,      /* weight 1 only */
   ASTAR_REFUSE_UNIFORM,     /* JPS: uniform tile costs */
   ASTAR_REFUSE_PREPARE,     /* JPS: the unit's layers are not prepared */
-  ASTAR_REFUSE_SQUARE       /* any-angle: a square grid (not hex) */
+  ASTAR_REFUSE_SQUARE,      /* any-angle: a square grid (not hex) */
+  ASTAR_REFUSE_LINKS        /* IDA*, bidirectional (and JPS, which AUTO
+                               and an explicit JPS query replace by A*):
+                               the grid has links */
 };
 int astar_query_refusal(const astar_grid *g, const astar_query *q);
 
@@ -877,5 +911,148 @@ int astar_field_next(const astar_field *f, const astar_grid *g,
                      uint32_t *next, double *step, int *dir);
 /* splitmix64 step, for the seeds of next */
 uint64_t astar_field_random(uint64_t *state);
+/* ---- Explicit graphs (graph.c, graph_search.c) ----
+ *
+ * Nodes are 0 .. n-1 (the binding adds 1).  Each node may have a position
+ * (x, y, z), which only feeds the heuristic, and may be disabled (closed
+ * for searches, e.g. a locked door; its edges stay).  An edge a -> b has
+ * a cost >= 0; there is at most one edge per ordered pair.  Edges are
+ * kept twice, out of a and into b (the backward side of bidirectional
+ * search), each node's edges contiguous in a pool that grows by moving a
+ * node's run to its end and is compacted when half of it is dead space.
+ *
+ * Derived data, brought up to date by astar_graph_prepare (O(1) when
+ * nothing is stale; searches return ASTAR_EPREPARE otherwise):
+ *  - zones: weakly connected components of the edges (disabled nodes
+ *    included, so disable/enable never touches them).  Adding an edge
+ *    merges two zones at once (union-find); removing one marks them for
+ *    a relabel (O(nodes + edges)) at the next prepare.
+ *  - the heuristic's scale: the least cost / straight-line length over
+ *    the edges whose ends both have positions, so the scaled euclidean
+ *    distance never overestimates; and the least positive edge cost (the
+ *    heap keys' quantum).  Lowering a cost updates them at once; raising
+ *    or removing marks them for a rescan.
+ */
+#define ASTAR_GRAPH_MAX_NODES 0x7FFFFFF0u
+#define ASTAR_GRAPH_MAX_COST 1e300
+
+typedef struct astar_adjacency {
+  uint32_t *first, *deg, *room; /* per node: its run in the pool */
+  uint32_t *to;                 /* pool: the other end */
+  double *cost;                 /* pool: the edge's cost */
+  size_t used, cap, dead;       /* pool slots used, allocated, abandoned */
+} astar_adjacency;
+
+typedef struct astar_graph {
+  uint32_t n, cap;        /* nodes, per-node slots allocated */
+  double *pos;            /* 3 per node: x, y, z */
+  uint8_t *flags;         /* ASTAR_NODE_* */
+  uint32_t unplaced;      /* nodes without a position */
+  astar_adjacency out, in;
+  size_t nedges;
+  uint32_t *zparent, *zsize; /* union-find forest of the zones */
+  uint32_t nzones;
+  int zones_stale;
+  double ratio;           /* least cost / length (HUGE_VAL: no such edge) */
+  double min_cost;        /* least positive edge cost (HUGE_VAL: none) */
+  int bounds_stale;
+  uint64_t version;       /* edit counter: every edit adds 1 */
+  astar_alloc_fn alloc;
+  void *alloc_ud;
+} astar_graph;
+
+enum { ASTAR_NODE_DISABLED = 1, ASTAR_NODE_PLACED = 2 };
+
+void astar_graph_init(astar_graph *g, astar_alloc_fn alloc, void *ud);
+void astar_graph_release(astar_graph *g); /* idempotent */
+size_t astar_graph_memory(const astar_graph *g);
+/* Room for n nodes (a hint; ENOMEM leaves g as it was). */
+int astar_graph_reserve(astar_graph *g, uint32_t n);
+/* A new node; placed: pos holds x, y, z.  *id is its number. */
+int astar_graph_add_node(astar_graph *g, int placed, const double *pos,
+                         uint32_t *id);
+/* Sets the cost of a -> b, adding the edge when there is none; cost < 0
+ * removes it (nothing when there is none).  a, b < n; cost finite. */
+int astar_graph_set_edge(astar_graph *g, uint32_t a, uint32_t b,
+                         double cost);
+/* The cost of a -> b, or -1 when there is no such edge. */
+double astar_graph_edge(const astar_graph *g, uint32_t a, uint32_t b);
+void astar_graph_disable(astar_graph *g, uint32_t id, int disabled);
+int astar_graph_prepare(astar_graph *g);
+/* Zones (after prepare): the zone of a node (a root id, stable while
+ * nothing is edited) and the number of zones. */
+int astar_graph_zone(const astar_graph *g, uint32_t id, uint32_t *zone);
+
+/* A graph query.  goals: ngoals node ids (>= 1).  algorithm: ASTAR_ALGO_
+ * ASTAR (weight > 1: weighted A*), DIJKSTRA, BFS (fewest edges), GREEDY,
+ * BIDIR (Dijkstra from both ends; no max_cost, closest, ties or
+ * heuristic).  heuristic: ASTAR_H_EUCLIDEAN (the default: scaled as said
+ * above; zero when a node has no position or over more than 16 goals) or
+ * ASTAR_H_ZERO; heuristic_fn (optional) writes an estimate of the cost
+ * from node to goal (>= 0, finite) and returns ASTAR_OK, or anything else
+ * to stop the search (ASTAR_ECALLBACK). */
+typedef struct astar_graph_query {
+  uint32_t start;
+  const uint32_t *goals;
+  size_t ngoals;
+  int algorithm;
+  int heuristic;
+  double weight;
+  int (*heuristic_fn)(void *ud, uint32_t node, uint32_t goal, double *out);
+  void *heuristic_ud;
+  double max_cost;   /* 0 or HUGE_VAL: none */
+  uint32_t max_nodes; /* 0: none */
+  int closest;       /* no goal reached: the path to the expanded node
+                        nearest a goal (straight line when every node has
+                        a position, else the heuristic), then cheapest */
+  int ties;          /* ASTAR_TIES_LARGER_G, or _RANDOM (seeded order of
+                        equal-f nodes) */
+  uint64_t seed;
+} astar_graph_query;
+
+void astar_graph_query_defaults(astar_graph_query *q);
+/* Runs the query with context s.  ASTAR_OK (see r->outcome; the path is
+ * read with astar_graph_path), ENOMEM, EINVAL (bad ids, options the
+ * algorithm does not take), EPREPARE, ECALLBACK, EBUSY.  r->end_x is the
+ * node the path ends at, r->goal_index the index in q->goals reached. */
+int astar_graph_find_path(astar_search *s, const astar_graph *g,
+                          const astar_graph_query *q, astar_result *r);
+/* The last graph path of s: *len node ids from start to end. */
+const uint32_t *astar_graph_path(const astar_search *s, uint32_t *len);
+
+/* ---- State-space search (state_search.c) ----
+ *
+ * The open list and node records of a search whose nodes are made as it
+ * goes (astar.search: states given by a neighbours callback).  Nodes are
+ * numbered 0, 1, ... in the order they are made; each has g, h, a parent
+ * and a place in the heap.  Keys are the bits of g + h (doubles >= 0
+ * order like their bits), ties to the larger g.  The caller pops a node,
+ * expands it, and pushes what it reaches; nothing is allocated per step
+ * once the arrays have grown.
+ */
+typedef struct astar_states {
+  astar_alloc_fn alloc;
+  void *alloc_ud;
+  double *g, *h;
+  uint32_t *parent, *pos;
+  uint8_t *mark;           /* 0: made, 1: open, 2: closed */
+  uint32_t n, cap;
+  astar_heap_entry *heap;
+  size_t heap_n, heap_cap;
+} astar_states;
+
+void astar_states_init(astar_states *o, astar_alloc_fn alloc, void *ud);
+void astar_states_release(astar_states *o); /* idempotent */
+size_t astar_states_memory(const astar_states *o);
+/* A new node with heuristic h (>= 0), not yet reached: *id. */
+int astar_states_make(astar_states *o, double h, uint32_t *id);
+/* Reaches node id from parent at cost g: opens it, or lowers its g; a
+ * closed node, or one reached at least as cheaply, is left alone.
+ * parent == UINT32_MAX for the start. */
+int astar_states_reach(astar_states *o, uint32_t id, uint32_t parent,
+                       double g);
+/* Takes the open node of least g + h (then larger g) and closes it: 1,
+ * or 0 when the open list is empty. */
+int astar_states_pop(astar_states *o, uint32_t *id, double *g);
 
 #endif

@@ -53,7 +53,9 @@ enum {
   /* ASTAR__HEAP_STRAIGHT = 512, ASTAR__HEAP_RANDOM = 1024 (heap.h) */
   MODE_BUDGET = 2048, /* a sliced step: count the budget down (a whole run
                         does not pay for it) */
-  MODE_OVERLAY = 4096 /* avoid / extra_cost: look closer at NEAR tiles */
+  MODE_OVERLAY = 4096, /* avoid / extra_cost: look closer at NEAR tiles */
+  MODE_LINKS = 8192  /* the grid has links: tiles with the link bit get
+                        their links as extra moves after the rule's */
 };
 
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
@@ -241,6 +243,8 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
   int32_t offset[8];
   double length[8];
   int st = ASTAR_OK;
+  const astar_link *link = NULL; /* MODE_LINKS: the links of u left */
+  size_t nlinks = 0;
 
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
@@ -304,14 +308,46 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         (near = astar__bit(S->near, u)) &&
         !(mode & MODE_TILE_FN)) /* callback_moves saw the avoided tiles */
       m = astar__overlay_moves(G, S->L.passable, S->mark, S->mtag, u, m);
-    while (m) {
-      unsigned d = astar__lowest_bit(m);
-      uint32_t v = (uint32_t)((int32_t)u + offset[d]);
+    if (mode & MODE_LINKS) {
+      nlinks = 0;
+      if (astar__bit(G->link_bits, u)) astar__links_from(G, u, &link, &nlinks);
+    }
+    while (m || ((mode & MODE_LINKS) && nlinks != 0)) {
+      unsigned d;
+      uint32_t v, sv;
       double step, ng, h;
-      uint32_t sv = stamp[v];
       int32_t vx, vy;
       astar_heap_entry e;
       size_t at;
+      int linked = 0;
+      if ((mode & MODE_LINKS) && m == 0) { /* the links, after the moves */
+        v = link->to;
+        step = link->cost;
+        link++;
+        nlinks--;
+        d = 0;
+        linked = 1;
+        sv = stamp[v];
+        if ((sv & ASTAR__STAMP_GEN) == open_tag &&
+            ((sv & ASTAR__STAMP_CLOSED) || (mode & MODE_FIFO)))
+          continue;
+        if (!astar__bit(S->L.passable, v)) continue;
+        if ((mode & MODE_OVERLAY) &&
+            astar__marked(S->mark, S->mtag, v, ASTAR__MARK_AVOID))
+          continue; /* an avoided link end */
+        if ((mode & MODE_OVERLAY) &&
+            astar__marked(S->mark, S->mtag, v, ASTAR__MARK_EXTRA))
+          step += S->add[v];
+        if (mode & MODE_TILE_FN) {
+          double c;
+          if ((st = tile_value(S, v, &c)) != ASTAR_OK) break;
+          if (!(c > 0.0)) continue;
+        }
+        goto relax;
+      }
+      d = astar__lowest_bit(m);
+      v = (uint32_t)((int32_t)u + offset[d]);
+      sv = stamp[v];
       m &= m - 1;
       if ((sv & ASTAR__STAMP_GEN) == open_tag && (sv & ASTAR__STAMP_CLOSED)) continue;
       if ((mode & MODE_FIFO) && (sv & ASTAR__STAMP_GEN) == open_tag) continue;
@@ -339,6 +375,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         }
         step = c;
       }
+    relax:
       ng = gu + step;
       if (mode & MODE_X) {
         if (ng > S->max_cost) {
@@ -358,6 +395,9 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
           double gv = heap[at].g, tol = 1e-12 * (ng > 1.0 ? ng : 1.0);
           if (ng >= gv - tol && ng <= gv + tol) {
             double cv = S->count[v] + S->count[u];
+            if ((mode & MODE_LINKS) &&
+                (linked || (ctx->via[v].gen == open_tag)))
+              continue; /* ties through links keep the first parent */
             double r = (double)(next_random(&S->rng) >> 11) *
                        (1.0 / 9007199254740992.0);
             if (cv > 1e300) cv = 1e300;
@@ -381,8 +421,12 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         if ((mode & MODE_BEAM) && n >= S->beam) at = SIZE_MAX;
         else n++;
       }
-      vx = ux + astar_dir_dx[d];
-      vy = uy + astar_dir_dy[d];
+      if ((mode & MODE_LINKS) && linked) {
+        astar_xy(G, v, &vx, &vy);
+      } else {
+        vx = ux + astar_dir_dx[d];
+        vy = uy + astar_dir_dy[d];
+      }
       if (mode & MODE_FIFO) {
         e.key = 0;
       } else {
@@ -404,6 +448,10 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         S->evicted++;
       }
       stamp[v] = open_tag | d;
+      if (mode & MODE_LINKS) {
+        ctx->via[v].parent = u;
+        ctx->via[v].gen = linked ? open_tag : 0;
+      }
       if (mode & MODE_X) {
         if (S->depth != NULL) S->depth[v] = S->depth[u] + 1;
       }
@@ -449,43 +497,16 @@ static int uses_options(const astar_query *q) {
          q->max_nodes != 0 || astar__uses_options(q);
 }
 
-/* The tiles from which one legal step would enter the blocked tile t, as
- * if it were open (the corner rule looks at the tiles beside the step). */
-static size_t next_to(const astar__run *S, uint32_t t, uint64_t *set,
-                      size_t target) {
-  const astar_grid *G = S->G;
-  const uint64_t *open = S->L.passable;
-  size_t n = 0;
-  unsigned dirs = astar__rule_dirs(G->diagonal);
-  int d;
-  for (d = 0; d < 8; d++) {
-    uint32_t nb = (uint32_t)((int32_t)t + G->offset[d]);
-    if (!(dirs & (1u << d))) continue;
-    if (!astar__bit(open, nb) && nb != S->start) continue;
-    if (d >= 4 && (G->diagonal == ASTAR_DIAG_BOTH_FREE ||
-                   G->diagonal == ASTAR_DIAG_ONE_FREE)) {
-      int a = astar__bit(open, (uint32_t)((int32_t)t + astar_dir_dx[d]));
-      int b = astar__bit(open, (uint32_t)((int32_t)t +
-                                          astar_dir_dy[d] * G->stride));
-      if (G->diagonal == ASTAR_DIAG_BOTH_FREE ? !(a && b) : !(a || b))
-        continue;
-    }
-    set[n++] = (uint64_t)nb << 32 | target;
-  }
-  return n;
-}
-
 /* Sets up the query options.  Returns ASTAR_OK to search, 1 when the
  * outcome is known already (r->outcome), or an error. */
 static int options_init(astar__run *S, int *mode) {
   const astar_grid *G = S->G;
   astar_search *ctx = S->s;
   const astar_query *q = &S->q;
-  size_t nt = q->ngoals + (q->no_main_goal ? 0 : 1), i, nset = 0;
+  size_t nt = q->ngoals + (q->no_main_goal ? 0 : 1), nset;
   int random = q->ties == ASTAR_TIES_RANDOM && q->algorithm != ASTAR_ALGO_BFS;
   astar__target *t;
   astar_query dq;
-  double step_h;
   int st;
   if ((st = astar__context_extra(ctx, q->max_length != 0, random, nt,
                                  8 * nt)) != ASTAR_OK)
@@ -502,46 +523,8 @@ static int options_init(astar__run *S, int *mode) {
   dq.weight = 1.0;
   astar__heuristic_init(&S->dist, G, &dq, 1.0);
 
-  /* the goals as given, then the tiles that end the search */
   t = ctx->extra->targets;
-  for (i = 0; i < nt; i++) {
-    if (!q->no_main_goal && i == 0) {
-      t[i].x = q->gx;
-      t[i].y = q->gy;
-      t[i].index = -1;
-    } else {
-      size_t k = i - (q->no_main_goal ? 0 : 1);
-      t[i].x = q->goals[2 * k];
-      t[i].y = q->goals[2 * k + 1];
-      t[i].index = (int32_t)k;
-    }
-    t[i].node = astar_index(G, t[i].x, t[i].y);
-    t[i].cost = t[i].index >= 0 && q->goal_costs != NULL
-                    ? q->goal_costs[t[i].index]
-                    : 0.0;
-    t[i].offset = -t[i].cost; /* h estimates the path plus the goal's cost */
-  }
-  /* the largest estimate of one step of the rule */
-  step_h = 0.0;
-  for (i = 0; i < 8; i++) {
-    double v = astar__h_d(&S->h, astar_dir_dx[i], astar_dir_dy[i]);
-    if ((astar__rule_dirs(G->diagonal) & (1u << i)) && v > step_h) step_h = v;
-  }
-  for (i = 0; i < nt; i++) {
-    uint64_t *set = ctx->extra->set;
-    /* a blocked goal is no goal, even where it is the (left) start */
-    if (astar__bit(S->L.passable, t[i].node)) {
-      set[nset++] = (uint64_t)t[i].node << 32 | i;
-    } else if (q->next_to_blocked_goal) {
-      nset += next_to(S, t[i].node, set + nset, i);
-      t[i].offset += step_h;
-    }
-  }
-  astar__sort_set(ctx->extra->set, nset);
-  S->set = ctx->extra->set;
-  S->nset = nset;
-  S->targets = t;
-  S->ntargets = nt;
+  nset = astar__goal_targets(S, nt);
   if (nset == 0) {
     S->goal_blocked = 1;
     if (!q->closest) {
@@ -615,6 +598,7 @@ int astar__loop_start(astar__run *S) {
   const astar_query *q = &S->q;
   astar_result *r = &S->r;
   int st, mode = 0, opts, apart = 0;
+  double f;
 
   opts = uses_options(q);
   if ((st = astar_grid_layer_size(G, q->unit, q->size, &S->L)) != ASTAR_OK) return st;
@@ -645,6 +629,13 @@ int astar__loop_start(astar__run *S) {
       (q->min_cost < S->bound || (mode & (MODE_TILE_FN | MODE_MOVE_FN))))
     S->bound = q->min_cost;
   astar__heuristic_init(&S->h, G, q, S->bound);
+  if (G->nlinks != 0) {
+    if ((st = astar__context_via(ctx)) != ASTAR_OK) return st;
+    mode |= MODE_LINKS;
+    f = astar__links_scale(G, &S->h, q->weight); /* admissible with links */
+    S->h.A *= f;
+    S->h.B *= f;
+  }
   S->inv_q = astar__key_scale(G, S->bound);
   if (opts) {
     st = options_init(S, &mode);

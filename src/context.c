@@ -37,6 +37,8 @@ static void release_tiles(astar_search *s) {
   ctx_free(s, s->memo, n, sizeof(astar__memo));
   s->heap_pos = s->stamp = NULL;
   s->memo = NULL;
+  ctx_free(s, s->via, n, sizeof(astar__via));
+  s->via = NULL;
   s->generation = 0;
   if (x != NULL) {
     ctx_free(s, x->depth, n, sizeof(uint32_t));
@@ -63,6 +65,15 @@ static void release_tiles(astar_search *s) {
     m->gf = m->gb = NULL;
     m->generation = 0;
   }
+  if (s->graphx != NULL) {
+    astar__graphx *gx = s->graphx;
+    ctx_free(s, gx->parent, n, sizeof(uint32_t));
+    ctx_free(s, gx->parent_b, n, sizeof(uint32_t));
+    ctx_free(s, gx->h, n, sizeof(double));
+    gx->parent = gx->parent_b = NULL;
+    gx->h = NULL;
+    gx->path_len = 0;
+  }
   s->ntiles = 0;
   s->last_outcome = ASTAR_NO_PATH;
   s->explored_tag = s->explored_tag_b = 0;
@@ -84,6 +95,10 @@ void astar_search_release(astar_search *s) {
     ctx_free(s, m->frames, m->frames_cap, sizeof(astar__frame));
     ctx_free(s, m, 1, sizeof *m);
   }
+  if (s->graphx != NULL) {
+    ctx_free(s, s->graphx->path, s->graphx->path_cap, sizeof(uint32_t));
+    ctx_free(s, s->graphx, 1, sizeof(astar__graphx));
+  }
   ctx_free(s, s->run, 1, sizeof(astar__run));
   if (s->overlay != NULL)
     ctx_free(s, s->overlay->listed, s->overlay->listed_cap, sizeof(uint32_t));
@@ -98,6 +113,7 @@ size_t astar_search_memory(const astar_search *s) {
   if (s->heap_pos != NULL) total += n * sizeof(uint32_t);
   if (s->stamp != NULL) total += n * sizeof(uint32_t);
   if (s->memo != NULL) total += n * sizeof(astar__memo);
+  if (s->via != NULL) total += n * sizeof(astar__via);
   if (s->run != NULL) total += sizeof(astar__run);
   if (s->overlay != NULL) {
     total += sizeof(astar__overlay);
@@ -120,6 +136,13 @@ size_t astar_search_memory(const astar_search *s) {
     if (m->pos_b != NULL) total += n * sizeof(uint32_t);
     if (m->gf != NULL) total += n * sizeof(double);
     if (m->gb != NULL) total += n * sizeof(double);
+  }
+  if (s->graphx != NULL) {
+    const astar__graphx *gx = s->graphx;
+    total += sizeof *gx + gx->path_cap * sizeof(uint32_t);
+    if (gx->parent != NULL) total += n * sizeof(uint32_t);
+    if (gx->parent_b != NULL) total += n * sizeof(uint32_t);
+    if (gx->h != NULL) total += n * sizeof(double);
   }
   return total;
 }
@@ -152,6 +175,10 @@ uint32_t astar__next_generation(astar_search *s) {
     if (s->memo != NULL) { /* tile-callback results are stamped too */
       uint32_t i;
       for (i = 0; i < s->ntiles; i++) s->memo[i].gen = 0;
+    }
+    if (s->via != NULL) {
+      uint32_t i;
+      for (i = 0; i < s->ntiles; i++) s->via[i].gen = 0;
     }
     s->generation = 1;
   }
@@ -268,6 +295,34 @@ int astar__context_more(astar_search *s, int bidir) {
   return ASTAR_OK;
 }
 
+int astar__context_via(astar_search *s) {
+  uint32_t i;
+  if (s->via != NULL) return ASTAR_OK;
+  if ((s->via = ctx_alloc(s, s->ntiles, sizeof(astar__via))) == NULL)
+    return ASTAR_ENOMEM;
+  for (i = 0; i < s->ntiles; i++) s->via[i].gen = 0;
+  return ASTAR_OK;
+}
+
+int astar__context_graphx(astar_search *s, int bidir) {
+  astar__graphx *gx = s->graphx;
+  uint32_t n = s->ntiles;
+  if (gx == NULL) {
+    if ((gx = ctx_alloc(s, 1, sizeof *gx)) == NULL) return ASTAR_ENOMEM;
+    memset(gx, 0, sizeof *gx);
+    s->graphx = gx;
+  }
+  if (gx->parent == NULL &&
+      (gx->parent = ctx_alloc(s, n, sizeof(uint32_t))) == NULL)
+    return ASTAR_ENOMEM;
+  if (gx->h == NULL && (gx->h = ctx_alloc(s, n, sizeof(double))) == NULL)
+    return ASTAR_ENOMEM;
+  if (bidir && gx->parent_b == NULL &&
+      (gx->parent_b = ctx_alloc(s, n, sizeof(uint32_t))) == NULL)
+    return ASTAR_ENOMEM;
+  return ASTAR_OK;
+}
+
 /* ---- the goal set ---- */
 
 static int cmp_u64(const void *a, const void *b) {
@@ -303,6 +358,11 @@ int astar_path_prev(const astar_search *s, uint32_t *node) {
   if (s->last_outcome != ASTAR_FOUND || *node == s->last_start) return 0;
   if (s->last_waypoints) { /* any-angle: a closed node's parent */
     *node = s->heap_pos[*node];
+    return 1;
+  }
+  if (s->via != NULL && s->via[*node].gen != 0 &&
+      s->via[*node].gen == (s->stamp[*node] & ASTAR__STAMP_GEN)) {
+    *node = s->via[*node].parent; /* a link led here */
     return 1;
   }
   *node = (uint32_t)((int32_t)*node - s->offset[s->stamp[*node] & ASTAR__STAMP_DIR]);

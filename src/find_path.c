@@ -30,9 +30,10 @@ enum {
   TAKES_HEIGHTS = 8,    /* a unit with a height rule */
   TAKES_HEURISTIC = 16, /* a heuristic other than the default */
   TAKES_WEIGHT = 32,    /* weight > 1 */
-  TAKES_ANY_MAP = 64    /* any movement rule, step lengths and costs */
+  TAKES_ANY_MAP = 64,   /* any movement rule, step lengths and costs */
+  TAKES_LINKS = 128     /* a grid with links */
 };
-#define TAKES_ALL 127
+#define TAKES_ALL 255
 
 static const unsigned takes[] = {
     /* AUTO (A* when JPS does not apply) */ TAKES_ALL,
@@ -64,6 +65,7 @@ int astar_query_refusal(const astar_grid *G, const astar_query *q) {
   t = takes[q->algorithm];
   if (q->algorithm >= ASTAR_ALGO_THETA && G->diagonal == ASTAR_DIAG_HEX)
     return ASTAR_REFUSE_SQUARE;
+  if (!(t & TAKES_LINKS) && G->nlinks != 0) return ASTAR_REFUSE_LINKS;
   if (!(t & TAKES_ANY_MAP)) {
     if (!astar__jps_movement(G)) {
       if (G->diagonal != ASTAR_DIAG_BOTH_FREE) return ASTAR_REFUSE_MOVEMENT;
@@ -169,7 +171,10 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
     refusal = astar_query_refusal(G, q);
     if (refusal == ASTAR_REFUSE_PREPARE) return ASTAR_EPREPARE;
-    if (refusal != ASTAR_REFUSE_NONE) return ASTAR_EINVAL;
+    /* JPS on a grid with links gives way to A* (r->algorithm says so) */
+    if (refusal != ASTAR_REFUSE_NONE &&
+        !(refusal == ASTAR_REFUSE_LINKS && q->algorithm == ASTAR_ALGO_JPS))
+      return ASTAR_EINVAL;
   }
   /* from here on the last search's path is gone, also on failure */
   s->state = ASTAR_SEARCH_IDLE;
@@ -182,7 +187,8 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
     engine = q->algorithm == ASTAR_ALGO_IDA ? ASTAR__ENGINE_IDA
                                             : ASTAR__ENGINE_BIDIR;
   } else if (q->algorithm == ASTAR_ALGO_JPS) {
-    engine = ASTAR__ENGINE_JPS; /* refused above where it cannot run */
+    /* refused above where it cannot run */
+    engine = G->nlinks != 0 ? ASTAR__ENGINE_LOOP : ASTAR__ENGINE_JPS;
   } else if (q->algorithm == ASTAR_ALGO_AUTO) {
     astar_query jq = *q;
     jq.algorithm = ASTAR_ALGO_JPS;
@@ -216,7 +222,9 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   case ASTAR__ENGINE_JPS: R->r.algorithm = ASTAR_ALGO_JPS; break;
   case ASTAR__ENGINE_LOOP:
     R->r.algorithm =
-        q->algorithm == ASTAR_ALGO_AUTO ? ASTAR_ALGO_ASTAR : q->algorithm;
+        q->algorithm == ASTAR_ALGO_AUTO || q->algorithm == ASTAR_ALGO_JPS
+            ? ASTAR_ALGO_ASTAR
+            : q->algorithm;
     break;
   default: R->r.algorithm = q->algorithm; break;
   }

@@ -43,6 +43,7 @@ size_t astar_grid_memory(const astar_grid *g) {
     total += bitmap_words(g->ntiles) * sizeof(uint64_t);
   total += astar__zones_memory(g, &g->zones);
   total += astar__clearance_memory(g, &g->clear);
+  total += astar__links_memory(g);
   return total + astar__units_memory(g);
 }
 
@@ -62,6 +63,7 @@ void astar_grid_release(astar_grid *g) {
   astar__clearance_release(g, &g->clear);
   astar__units_release(g);
   astar__zones_scratch_release(g);
+  astar__links_release(g);
   astar_grid_zero(g);
 }
 

@@ -11,6 +11,7 @@
  *   layer.c                      move masks, min/range, unit layers, prepare
  *   clearance.c                  clearance, the layers of large units
  *   units.c                      terrain, heights, unit-class tables
+ *   links.c                      grid links (stairs, teleports)
  *   grid.c                       storage, edits, the edit counter
  *   text.c                       text maps, MovingAI header
  *   engine.c, overlay.c          shared by the engines; a query's avoid and
@@ -22,6 +23,8 @@
  *   field.c                      fields: distance maps, flee maps, sums
  *                                (beside the engines: calls none of them)
  *   path_check.c                 paths that stay valid: check, repair
+ *   graph.c, state_search.c      explicit graphs; state-space open list
+ *   graph_search.c               searches on explicit graphs
  */
 #ifndef ASTAR_INTERNAL_H
 #define ASTAR_INTERNAL_H
@@ -219,6 +222,16 @@ static inline int astar__uses_overlay(const astar_query *q) {
   return q->navoid != 0 || q->nextra != 0;
 }
 
+/* ---- links.c ---- */
+/* The links out of tile u: *first and *n (none: n = 0). */
+void astar__links_from(const astar_grid *g, uint32_t u,
+                       const astar_link **first, size_t *n);
+void astar__links_release(astar_grid *g);
+size_t astar__links_memory(const astar_grid *g);
+static inline int astar__link_end(const astar_grid *g, uint32_t i) {
+  return g->link_bits != NULL && astar__bit(g->link_bits, i);
+}
+
 /* ---- layer.c ---- */
 int astar__make_columns(astar_grid *g, const uint64_t *passable,
                         uint64_t **out);
@@ -347,6 +360,24 @@ typedef struct astar__overlay {
 } astar__overlay;
 /* Makes the overlay's marks (and, with add, its costs). */
 int astar__context_overlay(astar_search *s, int add);
+/* Scratch of graph searches (graph_search.c): per node the parent and
+ * the heuristic (the backward side's parent when bidirectional), and the
+ * last path, start first. */
+typedef struct astar__graphx {
+  uint32_t *parent, *parent_b;
+  double *h;
+  uint32_t *path;
+  size_t path_cap;
+  uint32_t path_len;
+} astar__graphx;
+int astar__context_graphx(astar_search *s, int bidir);
+
+/* A tile's parent when a link reached it (gen: the stamp generation of
+ * the search that set it; anything else: not through a link). */
+typedef struct astar__via {
+  uint32_t parent, gen;
+} astar__via;
+int astar__context_via(astar_search *s);
 
 /* Sizes the per-tile arrays for a map of ntiles tiles (stamps, heap
  * positions, the first heap); a context last sized for another map
@@ -408,6 +439,11 @@ static inline double astar__h_d(const astar__heuristic *h, int32_t dx, int32_t d
 static inline double astar__h_at(const astar__heuristic *h, int32_t x, int32_t y) {
   return astar__h_d(h, x - h->gx, y - h->gy);
 }
+
+/* links.c: the factor (0..1) that keeps heuristic h admissible on g's
+ * links */
+double astar__links_scale(const astar_grid *g, const astar__heuristic *h,
+                          double weight);
 
 /* ---- the state of a begun search (find_path.c and the engines) ---- */
 
@@ -489,6 +525,8 @@ int astar__engine_setup(astar__run *R);
  * max_length, closest, blocked start or goal, a heuristic function;
  * max_nodes and the algorithm aside)? */
 int astar__uses_options(const astar_query *q);
+/* engine.c: the goals of an A* family query as targets and end set. */
+size_t astar__goal_targets(astar__run *S, size_t nt);
 /* 1 / the heap keys' quantum: 2^-24 of the cheapest step (bound times the
  * shortest step length), so equal f give equal keys. */
 double astar__key_scale(const astar_grid *G, double bound);

@@ -178,6 +178,11 @@ extern const luaL_Reg lf_module_functions[];
 extern const luaL_Reg *const lf_field_methods;
 extern const luaL_Reg *const lf_field_meta;
 extern const luaL_Reg lp_grid_methods[]; /* lua_path.c */
+extern const luaL_Reg lk_grid_methods[]; /* lua_links.c */
+/* lua_graph.c, lua_search.c: set astar.graph (and the Graph type) and
+ * astar.search into the module table at index module. */
+void lgr_register(lua_State *L, int module);
+void ls_register(lua_State *L, int module);
 /* lua_grid.c: pushes a new empty grid (the module's metatable, its user
  * value with the names table at `names`) and sizes it (a Lua error names
  * argument warg when the size is too big). */

@@ -345,6 +345,7 @@ int luaopen_astar_core(lua_State *L) {
   set_functions(L, mt, tramp, ls_grid_methods);
   set_functions(L, mt, tramp, lf_grid_methods);
   set_functions(L, mt, tramp, lp_grid_methods);
+  set_functions(L, mt, tramp, lk_grid_methods);
   lua_setfield(L, mt, "__index");
   lua_pushliteral(L, GRID_MT);
   lua_setfield(L, mt, "__name");
@@ -354,6 +355,8 @@ int luaopen_astar_core(lua_State *L) {
   lua_newtable(L);
   set_functions(L, mt, tramp, module_functions);
   set_functions(L, mt, tramp, lf_module_functions);
+  lgr_register(L, lua_gettop(L));
+  ls_register(L, lua_gettop(L));
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
   return 1;

@@ -303,6 +303,7 @@ static const char *refusal_words(int reason) {
   case ASTAR_REFUSE_WEIGHT: return "weight 1";
   case ASTAR_REFUSE_UNIFORM: return "uniform tile costs";
   case ASTAR_REFUSE_SQUARE: return "a square grid (not hex)";
+  case ASTAR_REFUSE_LINKS: return "a grid without links";
   default: return "its data prepared";
   }
 }
@@ -373,7 +374,8 @@ static void fill_stats(lua_State *L, const lq_query *Q, const astar_query *q,
   set_int(L, t, "peak_open", r->peak_open);
   lua_pushstring(L, outcome_names[r->outcome]);
   lua_setfield(L, t, "status");
-  if (Q->algorithm != NULL)
+  if (Q->algorithm != NULL &&
+      !(q->algorithm == ASTAR_ALGO_JPS && r->algorithm != ASTAR_ALGO_JPS))
     lua_pushstring(L, Q->algorithm);
   else
     lua_pushstring(L, r->algorithm == ASTAR_ALGO_JPS ? "jps" : "astar");
@@ -623,6 +625,8 @@ static void search_query(lua_State *L, const char *fname, lq_query *Q,
   int st, reason;
   if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
     reason = astar_query_refusal(g, q);
+    if (reason == ASTAR_REFUSE_LINKS && q->algorithm == ASTAR_ALGO_JPS)
+      reason = ASTAR_REFUSE_NONE; /* A* runs instead (stats.algorithm) */
     if (reason != ASTAR_REFUSE_NONE)
       la_error(L, 6, fname, "algorithm '%s' needs %s",
                Q->algorithm != NULL ? Q->algorithm : "jps",
