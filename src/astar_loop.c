@@ -269,7 +269,10 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       break;
     }
     astar_xy(G, u, &ux, &uy);
-    if ((mode & MODE_X) && S->closest) closer(S, u, ux, uy, gu);
+    /* closest: the query's option, or a sliced step keeping its best
+       path so far (astar_search_partial) */
+    if (((mode & MODE_X) && S->closest) || (mode & MODE_BUDGET))
+      closer(S, u, ux, uy, gu);
     m = moves[u];
     if ((mode & MODE_X) && u == S->start) m = S->start_moves;
     if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)
@@ -400,6 +403,12 @@ static NOINLINE int run_height(astar__run *S, uint32_t b) {
 }
 static NOINLINE int run_peak(astar__run *S, uint32_t b) {
   return run(S, MODE_PEAK, b);
+}
+static NOINLINE int run_sliced(astar__run *S, uint32_t b) {
+  return run(S, MODE_BUDGET, b);
+}
+static NOINLINE int run_sliced_height(astar__run *S, uint32_t b) {
+  return run(S, MODE_HEIGHT | MODE_BUDGET, b);
 }
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
@@ -609,6 +618,18 @@ int astar__loop_start(astar__run *S) {
   if (opts) {
     st = options_init(S, &mode);
     if (st != ASTAR_OK) return st;
+  } else { /* the one goal, for the closest tile of a sliced search */
+    astar_query dq = *q;
+    dq.heuristic = ASTAR_H_DEFAULT;
+    dq.weight = 1.0;
+    astar__heuristic_init(&S->dist, G, &dq, 1.0);
+    S->one.x = q->gx;
+    S->one.y = q->gy;
+    S->one.index = -1;
+    S->one.node = S->goal;
+    S->one.offset = 0.0;
+    S->targets = &S->one;
+    S->ntargets = 1;
   }
   S->tag = ctx->explored_tag = astar__next_generation(ctx);
 
@@ -687,6 +708,10 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_height(S, budget);
     else if (mode == MODE_PEAK)
       st = run_peak(S, budget);
+    else if (mode == MODE_BUDGET)
+      st = run_sliced(S, budget);
+    else if (mode == (MODE_HEIGHT | MODE_BUDGET))
+      st = run_sliced_height(S, budget);
     else
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;

@@ -365,8 +365,10 @@ typedef struct astar__run {
   int by_steps;         /* the breadth-first rerun of max_length */
   uint32_t prior_expanded, prior_generated; /* the first run's counts */
   int goal_blocked;     /* every goal was blocked */
+  astar__target one;    /* the goal of a query without options */
   uint32_t reached;     /* the goal expanded, or best when closest */
-  uint32_t best;
+  uint32_t best;        /* closest expanded tile (closest, or a sliced
+                           step): UINT32_MAX until one */
   double best_d, best_g;
   int32_t line_x, line_y, line_dx, line_dy; /* straight ties */
   uint64_t rng;
@@ -376,6 +378,10 @@ typedef struct astar__run {
   astar__jps_layer J;
   double hA, hB, jstep[8];
 } astar__run;
+
+/* How an astar_trail walks back (astar_search_partial). */
+enum { ASTAR__TRAIL_NONE = 0, ASTAR__TRAIL_PATH, ASTAR__TRAIL_STAMPS,
+       ASTAR__TRAIL_JUMPS };
 
 enum { ASTAR__ENGINE_LOOP = 0, ASTAR__ENGINE_JPS, ASTAR__ENGINE_IDA,
        ASTAR__ENGINE_BIDIR };
