@@ -28,7 +28,7 @@ LUA_5.4 := lua5.4
 LUA_jit := luajit
 
 CORE_SRC := src/context.c src/zones.c src/layer.c src/units.c src/grid.c src/text.c src/engine.c src/astar_loop.c src/jps.c src/ida.c src/bidir.c src/find_path.c
-BIND_SRC := src/lua_module.c src/lua_grid.c src/lua_query.c src/lua_terrain.c src/lua_zones.c src/lua_args.c
+BIND_SRC := src/lua_module.c src/lua_grid.c src/lua_query.c src/lua_terrain.c src/lua_zones.c src/lua_sliced.c src/lua_pathfinder.c src/lua_args.c
 HDRS     := $(wildcard src/*.h)
 
 all: $(foreach v,$(VERSIONS),build/$(v)/astar/core.so)

@@ -24,7 +24,7 @@ build = {
     ["astar.core"] = {
       sources = {
         "src/context.c", "src/zones.c", "src/layer.c", "src/units.c", "src/grid.c", "src/text.c", "src/engine.c", "src/astar_loop.c", "src/jps.c", "src/ida.c", "src/bidir.c", "src/find_path.c",
-        "src/lua_module.c", "src/lua_grid.c", "src/lua_query.c", "src/lua_terrain.c", "src/lua_zones.c", "src/lua_args.c" },
+        "src/lua_module.c", "src/lua_grid.c", "src/lua_query.c", "src/lua_terrain.c", "src/lua_zones.c", "src/lua_sliced.c", "src/lua_pathfinder.c", "src/lua_args.c" },
       incdirs = { "src" },
     },
     ["astar"] = "lua/astar/init.lua",

@@ -199,8 +199,7 @@ int lg_protected_call(lua_State *L, int nargs, int nresults) {
  * memory limits and accounting see it).  The grid keeps the allocator, not
  * the lua_State: the state it was made in may be a coroutine that dies
  * first. */
-static void *lua_alloc_adapter(void *ud, void *ptr, size_t osize,
-                               size_t nsize) {
+void *lg_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   lgrid *lg = (lgrid *)ud;
   void *p = lg->alloc(lg->alloc_ud, ptr, osize, nsize);
   if (p != NULL || nsize == 0) {
@@ -219,7 +218,7 @@ astar_grid *lg_push_grid(lua_State *L, int32_t w, int32_t h,
   astar_grid_zero(&ud->g);
   ud->closed = 1; /* until it has its memory */
   ud->alloc = lua_getallocf(L, &ud->alloc_ud);
-  astar_search_init(&ud->ctx, lua_alloc_adapter, ud);
+  astar_search_init(&ud->ctx, lg_alloc, ud);
   lua_pushvalue(L, GRID_MT_UPVALUE);
   lua_setmetatable(L, -2);
   lua_createtable(L, 0, 3); /* user value: names, and the anchor */
@@ -230,7 +229,7 @@ astar_grid *lg_push_grid(lua_State *L, int32_t w, int32_t h,
   lua_setfield(L, -2, "anchor"); /* kept alive as long as the grid */
   compat_setuservalue(L, -2);
   ud->anchor = anchor;
-  st = astar_grid_init(&ud->g, w, h, lua_alloc_adapter, ud);
+  st = astar_grid_init(&ud->g, w, h, lg_alloc, ud);
   if (st == ASTAR_ETOOBIG)
     la_error(L, warg, fname,
              "grid too large: %d x %d tiles (at most %u with a one-tile "

@@ -52,6 +52,10 @@ lgrid *lg_check(lua_State *L, const char *fname);
 /* The map, after the method has read its arguments: raises "the grid is
  * closed" (or "busy") when Lua code run meanwhile closed (or entered) it. */
 astar_grid *lg_core(lua_State *L, lgrid *ud, const char *fname);
+/* The grid's allocator adapter (ud: the lgrid): the grid's contexts and
+ * those of its query objects and pools allocate through it, so the
+ * grid's held count sees them. */
+void *lg_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 /* Busy sections; leave frees a grid closed meanwhile. */
 void lg_enter(lgrid *ud);
 void lg_leave(lgrid *ud);

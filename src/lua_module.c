@@ -13,6 +13,7 @@
 #include "compat.h"
 #include "lua_args.h"
 #include "lua_grid.h"
+#include "lua_sliced.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -314,14 +315,37 @@ static void set_functions(lua_State *L, int mt, int tramp,
   }
 }
 
+/* The metatable of a further type (query, pathfinder): its metamethods
+ * and methods, with the grid's metatable and the trampoline as upvalues
+ * like every function of the module. */
+static void lm_open_type(lua_State *L, int mt, int tramp, const char *name,
+                         const luaL_Reg *meta, const luaL_Reg *methods) {
+  luaL_newmetatable(L, name);
+  set_functions(L, mt, tramp, meta);
+  lua_newtable(L);
+  set_functions(L, mt, tramp, methods);
+  lua_setfield(L, -2, "__index");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__name");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__metatable");
+  lua_pop(L, 1);
+}
+
 int luaopen_astar_core(lua_State *L);
 int luaopen_astar_core(lua_State *L) {
   int mt, tramp;
   lg_open_anchor(L); /* before any grid: its finalizer runs after theirs */
   luaL_newmetatable(L, GRID_MT);
   mt = lua_gettop(L);
-  lua_pushcfunction(L, lg_protect_trampoline);
+  /* the trampoline has the same upvalues as every function (the second
+   * one itself), so a protected function may make protected calls too */
+  lua_pushvalue(L, mt);
+  lua_pushnil(L);
+  lua_pushcclosure(L, lg_protect_trampoline, 2);
   tramp = lua_gettop(L);
+  lua_pushvalue(L, tramp);
+  (void)lua_setupvalue(L, tramp, 2);
   lua_pushvalue(L, mt);
   set_functions(L, mt, tramp, lg_grid_meta);
   lua_pop(L, 1);
@@ -330,14 +354,19 @@ int luaopen_astar_core(lua_State *L) {
   set_functions(L, mt, tramp, lq_grid_methods);
   set_functions(L, mt, tramp, lt_grid_methods);
   set_functions(L, mt, tramp, lz_grid_methods);
+  set_functions(L, mt, tramp, ls_grid_methods);
   lua_setfield(L, mt, "__index");
   lua_pushliteral(L, GRID_MT);
   lua_setfield(L, mt, "__name");
   lua_pushliteral(L, "astar.Grid");
   lua_setfield(L, mt, "__metatable");
 
+  lm_open_type(L, mt, tramp, QUERY_MT, ls_query_meta, ls_query_methods);
+  lm_open_type(L, mt, tramp, POOL_MT, lp_pool_meta, lp_pool_methods);
+
   lua_newtable(L);
   set_functions(L, mt, tramp, module_functions);
+  set_functions(L, mt, tramp, lp_module_functions);
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
   return 1;
