@@ -117,33 +117,29 @@ lsliced *ls_push(lua_State *L, const char *fname, lgrid *ud, int grid,
  * value at idx. */
 static void push_values(lua_State *L, int idx, lsliced *s) {
   lq_query *Q = &s->Q;
+  int uv;
   compat_getuservalue(L, idx);
+  uv = lua_gettop(L);
   if (Q->tile) {
-    lua_rawgeti(L, -1, LS_TILE);
+    lua_rawgeti(L, uv, LS_TILE);
     Q->tile = lua_gettop(L);
-    lua_insert(L, -2);
   }
   if (Q->move) {
-    lua_rawgeti(L, -1, LS_MOVE);
+    lua_rawgeti(L, uv, LS_MOVE);
     Q->move = lua_gettop(L);
-    lua_insert(L, -2);
   }
   if (Q->hfn) {
-    lua_rawgeti(L, -1, LS_HFN);
+    lua_rawgeti(L, uv, LS_HFN);
     Q->hfn = lua_gettop(L);
-    lua_insert(L, -2);
   }
   if (Q->stats) {
-    lua_rawgeti(L, -1, LS_STATS);
+    lua_rawgeti(L, uv, LS_STATS);
     Q->stats = lua_gettop(L);
-    lua_insert(L, -2);
   }
   if (Q->explored) {
-    lua_rawgeti(L, -1, LS_EXPLORED);
+    lua_rawgeti(L, uv, LS_EXPLORED);
     Q->explored = lua_gettop(L);
-    lua_insert(L, -2);
   }
-  lua_pop(L, 1);
   Q->L = L;
   Q->failed = Q->bad = 0;
 }
