@@ -270,9 +270,23 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
     }
     astar_xy(G, u, &ux, &uy);
     /* closest: the query's option, or a sliced step keeping its best
-       path so far (astar_search_partial) */
-    if (((mode & MODE_X) && S->closest) || (mode & MODE_BUDGET))
+       path so far (astar_search_partial); for one goal and a plain
+       distance, one comparison decides most nodes */
+    if ((mode & MODE_X) && (S->closest || (mode & MODE_BUDGET))) {
       closer(S, u, ux, uy, gu);
+    } else if (mode & MODE_BUDGET) {
+      if (S->dist.shape == ASTAR__H_PLAIN) {
+        int32_t dx = ux - S->one.x, dy = uy - S->one.y;
+        double d;
+        if (dx < 0) dx = -dx;
+        if (dy < 0) dy = -dy;
+        d = dx > dy ? S->dist.A * dx + S->dist.B * dy
+                    : S->dist.A * dy + S->dist.B * dx;
+        if (d <= S->best_d) closer(S, u, ux, uy, gu);
+      } else {
+        closer(S, u, ux, uy, gu);
+      }
+    }
     m = moves[u];
     if ((mode & MODE_X) && u == S->start) m = S->start_moves;
     if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)

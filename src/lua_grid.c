@@ -80,12 +80,31 @@ static void unlink_pending(lgrid *ud) {
   ud->pending_next = ud->pending_prev = NULL;
 }
 
+int lg_take_context(lgrid *ud, astar_search *s) {
+  if (ud->closed || ud->nspare == 0) return 0;
+  *s = ud->spare[--ud->nspare];
+  return 1;
+}
+
+void lg_give_context(lgrid *ud, astar_search *s) {
+  if (s->alloc == NULL) return;
+  if (!ud->closed && ud->nspare < LG_SPARE && s->ntiles == ud->g.ntiles &&
+      !s->busy) {
+    s->state = ASTAR_SEARCH_IDLE;
+    ud->spare[ud->nspare++] = *s;
+    astar_search_init(s, s->alloc, s->alloc_ud); /* holds nothing now */
+  } else {
+    astar_search_release(s);
+  }
+}
+
 static void release(lgrid *ud) {
   lg_anchor *a = ud->anchor;
   if (a != NULL) a->live -= ud->reported < a->live ? ud->reported : a->live;
   ud->reported = 0;
   unlink_pending(ud);
   astar_search_release(&ud->ctx);
+  while (ud->nspare > 0) astar_search_release(&ud->spare[--ud->nspare]);
   astar_grid_release(&ud->g);
   ud->closed = 1;
 }

@@ -6,10 +6,13 @@
 #include "compat.h"
 
 #define GRID_MT "astar.Grid"
-/* every function of the module gets the grid metatable as upvalue 1 and
- * lg_protect's trampoline as upvalue 2 */
+/* every function of the module (lg_protect's trampoline too) gets the
+ * grid metatable as upvalue 1, the trampoline as upvalue 2, and the
+ * metatables of query objects and pathfinders as upvalues 3 and 4 */
 #define GRID_MT_UPVALUE lua_upvalueindex(1)
 #define PROTECT_UPVALUE lua_upvalueindex(2)
+#define QUERY_MT_UPVALUE lua_upvalueindex(3)
+#define POOL_MT_UPVALUE lua_upvalueindex(4)
 
 struct lg_anchor;
 
@@ -31,9 +34,15 @@ struct lg_anchor;
  *    callback), the anchor's finalizer, which runs after every other one,
  *    frees what the method never got back to.
  */
+#define LG_SPARE 4 /* spare contexts a grid keeps for its query objects */
+
 typedef struct lgrid {
   astar_grid g;
   astar_search ctx;       /* the default search context */
+  /* contexts of closed query objects, warm for the next ones (a new
+   * context on a big map costs its allocation and a clear) */
+  astar_search spare[LG_SPARE];
+  int nspare;
   lua_Alloc alloc;        /* the state's allocator, captured at creation */
   void *alloc_ud;
   int busy;               /* sections of its methods now running */
@@ -56,6 +65,11 @@ astar_grid *lg_core(lua_State *L, lgrid *ud, const char *fname);
  * those of its query objects and pools allocate through it, so the
  * grid's held count sees them. */
 void *lg_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/* A spare context of the grid into *s (1), or 0 when it has none; and
+ * the other way: a query object's idle context kept as a spare, or
+ * released when the grid is closed or has enough. */
+int lg_take_context(lgrid *ud, astar_search *s);
+void lg_give_context(lgrid *ud, astar_search *s);
 /* Busy sections; leave frees a grid closed meanwhile. */
 void lg_enter(lgrid *ud);
 void lg_leave(lgrid *ud);

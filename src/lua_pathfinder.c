@@ -115,9 +115,8 @@ static void unlink(list *l, lsliced *s) {
 static lpool *to_pool(lua_State *L, int idx) {
   lpool *p = (lpool *)lua_touserdata(L, idx);
   if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
-  luaL_getmetatable(L, POOL_MT);
-  if (!lua_rawequal(L, -1, -2)) p = NULL;
-  lua_pop(L, 2);
+  if (!lua_rawequal(L, -1, POOL_MT_UPVALUE)) p = NULL;
+  lua_pop(L, 1);
   return p;
 }
 
@@ -183,8 +182,7 @@ static void forget(lua_State *L, int pool, lpool *p, int idx, lsliced *s) {
   lua_rawset(L, -3);
   lua_pop(L, 2);
   s->closed = 1;
-  lua_createtable(L, 0, 0);
-  compat_setuservalue(L, idx);
+  ls_drop_values(L, idx);
 }
 
 static void release(lpool *p) {
@@ -253,7 +251,7 @@ static int l_pathfinder(lua_State *L) {
   obj = lua_gettop(L);
   memset(p, 0, sizeof *p);
   p->closed = 1; /* until it has its slots */
-  luaL_getmetatable(L, POOL_MT);
+  lua_pushvalue(L, POOL_MT_UPVALUE);
   lua_setmetatable(L, obj);
   lua_createtable(L, PF_NEXT, 0);
   lua_pushvalue(L, 1);
@@ -268,7 +266,9 @@ static int l_pathfinder(lua_State *L) {
   /* the done() iterator, made once */
   lua_pushvalue(L, GRID_MT_UPVALUE);
   lua_pushvalue(L, PROTECT_UPVALUE);
-  lua_pushcclosure(L, done_next, 2);
+  lua_pushvalue(L, QUERY_MT_UPVALUE);
+  lua_pushvalue(L, POOL_MT_UPVALUE);
+  lua_pushcclosure(L, done_next, 4);
   lua_rawseti(L, -2, PF_NEXT);
   compat_setuservalue(L, obj);
   p->grid = g;

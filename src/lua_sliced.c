@@ -35,9 +35,8 @@
 lsliced *ls_to(lua_State *L, int idx) {
   lsliced *s = (lsliced *)lua_touserdata(L, idx);
   if (s == NULL || !lua_getmetatable(L, idx)) return NULL;
-  luaL_getmetatable(L, QUERY_MT);
-  if (!lua_rawequal(L, -1, -2)) s = NULL;
-  lua_pop(L, 2);
+  if (!lua_rawequal(L, -1, QUERY_MT_UPVALUE)) s = NULL;
+  lua_pop(L, 1);
   return s;
 }
 
@@ -53,7 +52,7 @@ static lsliced *check_query(lua_State *L, const char *fname) {
 }
 
 static void release(lsliced *s) {
-  if (!s->borrowed) astar_search_release(&s->own);
+  if (!s->borrowed) lg_give_context(s->grid, &s->own);
   s->ctx = NULL;
   s->state = LS_NEW;
 }
@@ -67,9 +66,20 @@ void ls_close(lua_State *L, int idx, lsliced *s) {
   if (s->closed) return;
   s->closed = 1;
   if (s->busy == 0) release(s);
-  /* the callbacks, tables and the grid are let go (a pool's slots too) */
-  lua_createtable(L, 0, 0);
-  compat_setuservalue(L, idx < 0 ? idx - 1 : idx);
+  ls_drop_values(L, idx);
+}
+
+void ls_drop_values(lua_State *L, int idx) {
+  /* the callbacks and tables are let go, the grid is kept: the memory of
+   * a context lent to the grid's spares, or closed mid-step, is the
+   * grid's */
+  int obj = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+  lua_createtable(L, 1, 0);
+  compat_getuservalue(L, obj);
+  lua_rawgeti(L, -1, LS_GRID);
+  lua_rawseti(L, -3, LS_GRID);
+  lua_pop(L, 1);
+  compat_setuservalue(L, obj);
 }
 
 /* Values of the options kept in the user value, by slot. */
@@ -88,7 +98,7 @@ lsliced *ls_push(lua_State *L, const char *fname, lgrid *ud, int grid,
   s->slot = -1;
   s->borrowed = !own;
   astar_search_init(&s->own, lg_alloc, ud);
-  luaL_getmetatable(L, QUERY_MT);
+  lua_pushvalue(L, QUERY_MT_UPVALUE);
   lua_setmetatable(L, obj);
   lua_createtable(L, LS_SLOTS + 4, 0);
   lua_pushvalue(L, grid);
@@ -105,6 +115,7 @@ lsliced *ls_push(lua_State *L, const char *fname, lgrid *ud, int grid,
   keep(L, uv, LS_EXPLORED, s->Q.explored);
   s->grid = ud;
   s->ctx = own ? &s->own : NULL;
+  if (own) (void)lg_take_context(ud, &s->own);
   s->r.outcome = ASTAR_RUNNING;
   s->closed = 0;
   lua_settop(L, obj);
@@ -163,7 +174,10 @@ int ls_step(lua_State *L, int idx, lsliced *s, uint32_t budget,
     s->state = LS_STALE;
   if (s->state == LS_DONE || s->state == LS_STALE) return s->state;
   luaL_checkstack(L, 24, fname);
-  push_values(L, idx, s);
+  if (s->Q.tile || s->Q.move || s->Q.hfn || s->Q.stats || s->Q.explored)
+    push_values(L, idx, s);
+  s->Q.L = L;
+  s->Q.failed = s->Q.bad = 0;
   if (s->state == LS_NEW) lq_check(L, fname, g, &s->Q);
   lg_enter(gud);
   s->busy++;

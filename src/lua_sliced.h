@@ -59,6 +59,8 @@ void ls_push_state(lua_State *L, const lsliced *s);
  * so far) into the table at out (0: a new table) and its cost, and
  * returns 2; pushes nothing and returns 0 when there is none. */
 int ls_push_path(lua_State *L, lsliced *s, int partial, int out);
+/* Lets go of the Lua values the query at idx holds (not its grid). */
+void ls_drop_values(lua_State *L, int idx);
 /* Frees what the query holds (idempotent; deferred while busy). */
 void ls_close(lua_State *L, int idx, lsliced *s);
 
