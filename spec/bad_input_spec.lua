@@ -1267,10 +1267,14 @@ case("request on a closed grid", function()
 end, "request: the grid is closed")
 case("cancel: id = 'x'", function(g) return pool(g):cancel("x") end,
      exact(2, "cancel", "id must be a number, got 'x'"))
+case("partial: id = nil", function(g) return pool(g):partial() end,
+     exact(2, "partial", "id must be a number, got nil"))
+case("partial: out = 5", function(g) return pool(g):partial(1, 5) end,
+     exact(3, "partial", "out must be a table, got 5"))
 case("stats: t = 5", function(g) return pool(g):stats(5) end,
      exact(2, "stats", "t must be a table, got 5"))
-for _, m in ipairs({ "request", "update", "done", "cancel", "pending",
-                    "stats" }) do
+for _, m in ipairs({ "request", "update", "done", "cancel", "partial",
+                    "pending", "stats" }) do
   case(m .. " on a closed pathfinder", function(g)
     local pf = pool(g)
     pf:close()

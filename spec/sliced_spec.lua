@@ -578,6 +578,30 @@ describe("astar.pathfinder", function()
     assert.are.same({ d, d2 }, got)
   end)
 
+  it("gives a running request's best path so far", function()
+    local g = astar.new(40, 40)
+    local pf = astar.pathfinder(g, { searches = 1, slice = 10 })
+    local a = pf:request(1, 1, 40, 40, { algorithm = "astar" })
+    local b = pf:request(1, 40, 40, 1, { algorithm = "astar" })
+    assert.are.same({ nil, "pending" }, { pf:partial(a) })
+    pf:update({ nodes = 25 })
+    local out = {}
+    local p, cost = pf:partial(a, out)
+    assert.are.equal(out, p)
+    local ones = {}
+    for i = 1, 40 * 40 do ones[i] = 1 end
+    local sum = helpers.check_path(helpers.describe(40, 40, ones), p, 1, 1,
+      p[#p - 1], p[#p])
+    assert.is_true(helpers.close(sum, cost, 1e-12))
+    assert.is_true(#p >= 4)
+    assert.are.same({ nil, "pending" }, { pf:partial(b) })
+    assert.are.same({ nil, "unknown" }, { pf:partial(99) })
+    while pf:pending() > 0 do pf:update({ nodes = 1000 }) end
+    assert.are.same({ nil, "found" }, { pf:partial(a) })
+    for _ in pf:done() do end
+    assert.are.same({ nil, "unknown" }, { pf:partial(a) })
+  end)
+
   it("reuses out tables: the path comes back in them", function()
     local g = astar.new(20, 20)
     local pf = astar.pathfinder(g)

@@ -564,6 +564,43 @@ static int pf_cancel(lua_State *L) {
   return 1;
 }
 
+/* pf:partial(id [, out]) -> path, cost | nil, status: the best path so
+ * far of a running request (the closest rule), so a unit can start
+ * walking; "pending" for a request still queued, its status for one that
+ * finished (its path comes from done()), nil, "unknown" for no such id. */
+static int pf_partial(lua_State *L) {
+  char buf[64];
+  (void)check_pool(L, "partial", 0);
+  lsliced *s;
+  int out = 0, t;
+  lua_settop(L, 3);
+  t = lua_type(L, 3);
+  if (lua_type(L, 2) != LUA_TNUMBER)
+    la_error(L, 2, "partial", "id must be a number, got %s",
+             la_describe(L, 2, buf, sizeof buf));
+  if (t != LUA_TNONE && t != LUA_TNIL && t != LUA_TTABLE)
+    la_error(L, 3, "partial", "out must be a table, got %s",
+             la_describe(L, 3, buf, sizeof buf));
+  if (t == LUA_TTABLE) out = 3;
+  push_request(L, 1, (double)lua_tonumber(L, 2));
+  s = ls_to(L, 4);
+  lua_pushnil(L);
+  if (s == NULL) {
+    lua_pushliteral(L, "unknown");
+  } else if (s->where == LS_QUEUED || (s->where == LS_IN_SLOT &&
+                                       s->state == LS_NEW)) {
+    lua_pushliteral(L, "pending");
+  } else if (s->where == LS_IN_SLOT) {
+    lua_pop(L, 1);
+    if (ls_push_path(L, s, 1, out)) return 2;
+    lua_pushnil(L);
+    lua_pushliteral(L, "running");
+  } else {
+    ls_push_state(L, s);
+  }
+  return 2;
+}
+
 /* pf:pending() -> requests not finished yet (queued and running) */
 static int pf_pending(lua_State *L) {
   lpool *p = check_pool(L, "pending", 1);
@@ -656,6 +693,7 @@ const luaL_Reg lp_pool_methods[] = {
     {"update", pf_update},
     {"done", pf_done},
     {"cancel", pf_cancel},
+    {"partial", pf_partial},
     {"pending", pf_pending},
     {"stats", pf_stats},
     {"close", pf_close},
