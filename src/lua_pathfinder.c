@@ -20,7 +20,8 @@
  * QueryPerformanceCounter on Windows.
  */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c99 */
+/* clock_gettime under -std=c99 */
+#define _POSIX_C_SOURCE 200809L /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
 #endif
 
 #include "astar.h"
@@ -124,9 +125,11 @@ static lpool *to_pool(lua_State *L, int idx) {
 static lpool *check_pool(lua_State *L, const char *fname, int any) {
   char buf[64];
   lpool *p = to_pool(L, 1);
-  if (p == NULL)
+  if (p == NULL) {
     la_error(L, 1, fname, "pathfinder expected, got %s",
              la_describe(L, 1, buf, sizeof buf));
+    return NULL; /* not reached: la_error raises */
+  }
   if (p->closed) la_error(L, 1, fname, "the pathfinder is closed");
   if (p->busy && !any) la_raise(L, ASTAR_EBUSY, fname);
   return p;
@@ -604,7 +607,7 @@ static int pf_partial(lua_State *L) {
 /* pf:pending() -> requests not finished yet (queued and running) */
 static int pf_pending(lua_State *L) {
   lpool *p = check_pool(L, "pending", 1);
-  lua_pushinteger(L, (lua_Integer)(p->queue.n + p->nrunning));
+  lua_pushinteger(L, (lua_Integer)p->queue.n + (lua_Integer)p->nrunning);
   return 1;
 }
 

@@ -44,9 +44,11 @@ lsliced *ls_to(lua_State *L, int idx) {
 static lsliced *check_query(lua_State *L, const char *fname) {
   char buf[64];
   lsliced *s = ls_to(L, 1);
-  if (s == NULL)
+  if (s == NULL) {
     la_error(L, 1, fname, "query expected, got %s",
              la_describe(L, 1, buf, sizeof buf));
+    return NULL; /* not reached: la_error raises */
+  }
   if (s->closed) la_error(L, 1, fname, "the query is closed");
   return s;
 }
@@ -168,8 +170,8 @@ int ls_step(lua_State *L, int idx, lsliced *s, uint32_t budget,
   astar_grid *g = lg_core(L, gud, fname);
   int st, base = lua_gettop(L);
   if (s->busy) la_raise(L, ASTAR_EBUSY, fname);
-  if (s->ctx == NULL) luaL_error(L, "%s: the query has no search context",
-                                 fname);
+  if (s->ctx == NULL)
+    return luaL_error(L, "%s: the query has no search context", fname);
   if (s->state == LS_RUNNING && g->version != s->ctx->map_version)
     s->state = LS_STALE;
   if (s->state == LS_DONE || s->state == LS_STALE) return s->state;
