@@ -551,7 +551,7 @@ int astar_search_step(astar_search *s, const astar_grid *g,
  * unless it is the found path; outcome as the search stands) and sets *t
  * at the path's last tile; 0 when there is none (nothing expanded yet,
  * IDA* or bidirectional search before their end, a blocked start or
- * goal, an error).  Walk it back with astar_trail_prev (which returns 0
+ * goal, an error; r is then left as it was).  Walk it back with astar_trail_prev (which returns 0
  * at the start), reading t->node; valid until s is stepped or begun
  * again.  Nothing in the search changes. */
 typedef struct astar_trail {

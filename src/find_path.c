@@ -267,10 +267,10 @@ int astar_search_partial(const astar_search *s, astar_trail *t,
   uint32_t len = 1;
   memset(t, 0, sizeof *t);
   if (R == NULL || s->busy || s->state == ASTAR_SEARCH_IDLE) return 0;
-  *r = R->r;
   if (s->state == ASTAR_SEARCH_DONE && s->last_outcome == ASTAR_FOUND) {
     t->mode = ASTAR__TRAIL_PATH; /* the finished path (or closest's) */
     t->node = s->last_goal;
+    *r = R->r;
     return 1;
   }
   if (R->best == UINT32_MAX ||
@@ -281,6 +281,7 @@ int astar_search_partial(const astar_search *s, astar_trail *t,
   t->node = t->anchor = R->best;
   w = *t;
   while (astar_trail_prev(s, &w)) len++;
+  *r = R->r;
   r->cost = R->best_g;
   r->length = len;
   r->partial = 1;
