@@ -310,6 +310,8 @@ static int pf_request(lua_State *L) {
   ls_push(L, "request", p->grid, 9, 0); /* 10 */
   q = 10;
   s = ls_to(L, q);
+  /* an algorithm that refuses the options says so now, not in update */
+  lq_check(L, "request", lg_core(L, p->grid, "request"), &s->Q);
   /* reading the options ran Lua code: is the pool still there? */
   if (p->closed) la_error(L, 1, "request", "the pathfinder is closed");
   if (p->busy) la_raise(L, ASTAR_EBUSY, "request");

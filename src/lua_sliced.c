@@ -291,8 +291,11 @@ int ls_push_path(lua_State *L, lsliced *s, int partial, int out) {
 /* grid:query(sx, sy, gx, gy [, options]) -> query */
 static int g_query(lua_State *L) {
   lgrid *ud = lg_check(L, "query");
+  lsliced *s;
   lua_settop(L, 6);
-  ls_push(L, "query", ud, 1, 1);
+  s = ls_push(L, "query", ud, 1, 1);
+  /* an algorithm that refuses the options says so now, not at a step */
+  lq_check(L, "query", lg_core(L, ud, "query"), &s->Q);
   return 1;
 }
 
