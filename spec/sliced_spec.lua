@@ -399,7 +399,7 @@ describe("grid:query on the MovingAI maps", function()
     helpers.missing_maps(it, pending, "sliced query scenarios")
     return
   end
-  it("returns find_path's path and cost on sampled scenarios of every map",
+  it("returns find_path's path and cost on sampled scenarios of every map #slow",
     function()
     local p = io.popen('ls "' .. dir .. '"')
     local maps = {}
