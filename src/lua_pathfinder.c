@@ -421,29 +421,20 @@ static int budget_error(lua_State *L) {
 
 static const char *const budget_keys[] = {"nodes", "seconds", NULL};
 
-/* pf:update(budget) -> expansions made */
-static int pf_update(lua_State *L) {
-  lpool *p = check_pool(L, "update", 0);
-  double nodes = HUGE_VAL, seconds = HUGE_VAL, t0, spent = 0;
-  int err = 0, sweep = 0;
-  if (lua_type(L, 2) != LUA_TTABLE) budget_error(L);
-  lua_settop(L, 2);
-  la_options(L, 2, "update", budget_keys);
-  nodes = la_number(L, 2, "update", "nodes", 1, 1e15,
-                    "a positive integer", HUGE_VAL);
-  if (nodes != HUGE_VAL && nodes != floor(nodes))
-    la_error(L, 2, "update", "nodes must be a positive integer, got %.14g",
-             nodes);
-  seconds = la_number(L, 2, "update", "seconds", 1e-300, 1e9,
-                      "a positive number", HUGE_VAL);
-  if (nodes == HUGE_VAL && seconds == HUGE_VAL) budget_error(L);
-  if (p->closed) la_error(L, 1, "update", "the pathfinder is closed");
-  (void)lg_core(L, p->grid, "update");
-  luaL_checkstack(L, 16, "update");
-  t0 = now();
-  p->busy = 1;
+typedef struct update_args {
+  lpool *p;
+  double nodes, seconds, t0, spent;
+} update_args;
+
+/* In protected mode, the pool at 1: the turns of one update.  Any error
+ * (a request's, or memory) reaches pf_update, which puts the pool back
+ * to idle before raising it. */
+static int update_loop(lua_State *L, void *ud) {
+  update_args *U = (update_args *)ud;
+  lpool *p = U->p;
+  int sweep = 0;
   fill_slots(p);
-  while (p->nrunning > 0 && spent < nodes && !p->closed) {
+  while (p->nrunning > 0 && U->spent < U->nodes && !p->closed) {
     lsliced *s;
     turn_args T;
     lg_pcall pc;
@@ -456,16 +447,16 @@ static int pf_update(lua_State *L) {
     T.p = p;
     T.s = s;
     T.budget = p->slice;
-    if (nodes - spent < (double)T.budget) T.budget = (uint32_t)(nodes - spent);
+    if (U->nodes - U->spent < (double)T.budget)
+      T.budget = (uint32_t)(U->nodes - U->spent);
     lg_protect(L, &pc, turn, &T);
     push_request(L, 1, s->id);
     st = lg_protected_call(L, 1, 0);
-    if (st != 0) { /* the request goes; its error is raised below */
+    if (st != 0) { /* the request goes; its error is raised */
       push_request(L, 1, s->id);
       forget(L, 1, p, lua_gettop(L), s);
       lua_pop(L, 1);
-      err = 1;
-      break;
+      return lua_error(L);
     }
     if (s->state == LS_STALE) { /* the grid changed: begin again */
       s->state = LS_NEW;
@@ -474,14 +465,12 @@ static int pf_update(lua_State *L) {
       continue;
     }
     sweep = 0;
-    spent += (double)(s->r.expanded - before);
+    U->spent += (double)(s->r.expanded - before);
     if (s->state == LS_DONE) {
       push_request(L, 1, s->id);
       lg_protect(L, &pc, read_out, s);
       lua_pushvalue(L, -3);
       st = lg_protected_call(L, 1, 0);
-      if (st != 0) lua_remove(L, -2); /* the error on top */
-      else lua_pop(L, 1);
       p->running[slot] = NULL;
       p->nrunning--;
       s->slot = -1;
@@ -489,25 +478,53 @@ static int pf_update(lua_State *L) {
       push_back(&p->done, s);
       s->where = LS_FINISHED;
       p->finished++;
-      if (st != 0) {
-        err = 1;
-        break;
-      }
+      if (st != 0) return lua_error(L);
+      lua_pop(L, 1);
       fill_slots(p);
     }
-    if (seconds != HUGE_VAL && now() - t0 >= seconds) break;
+    if (U->seconds != HUGE_VAL && now() - U->t0 >= U->seconds) break;
   }
+  return 0;
+}
+
+/* pf:update(budget) -> expansions made */
+static int pf_update(lua_State *L) {
+  lpool *p = check_pool(L, "update", 0);
+  update_args U;
+  lg_pcall pc;
+  int st;
+  if (lua_type(L, 2) != LUA_TTABLE) budget_error(L);
+  lua_settop(L, 2);
+  la_options(L, 2, "update", budget_keys);
+  U.nodes = la_number(L, 2, "update", "nodes", 1, 1e15,
+                      "a positive integer", HUGE_VAL);
+  if (U.nodes != HUGE_VAL && U.nodes != floor(U.nodes))
+    la_error(L, 2, "update", "nodes must be a positive integer, got %.14g",
+             U.nodes);
+  U.seconds = la_number(L, 2, "update", "seconds", 1e-300, 1e9,
+                        "a positive number", HUGE_VAL);
+  if (U.nodes == HUGE_VAL && U.seconds == HUGE_VAL) budget_error(L);
+  if (p->closed) la_error(L, 1, "update", "the pathfinder is closed");
+  (void)lg_core(L, p->grid, "update");
+  luaL_checkstack(L, 24, "update");
+  U.p = p;
+  U.spent = 0;
+  U.t0 = now();
+  p->busy = 1;
+  lg_protect(L, &pc, update_loop, &U);
+  lua_pushvalue(L, 1);
+  st = lg_protected_call(L, 1, 0);
   p->busy = 0;
-  p->last_nodes = spent;
-  p->last_seconds = now() - t0;
+  p->last_nodes = U.spent;
+  p->last_seconds = now() - U.t0;
   if (p->last_seconds > p->worst_seconds) p->worst_seconds = p->last_seconds;
   if (p->closed) { /* closed by Lua code run meanwhile */
     p->closed = 0;
     close_pool(L, 1, p);
   }
-  if (err) lua_error(L);
+  if (st != 0) return lua_error(L);
   lg_report(L, p->grid);
-  lua_pushinteger(L, (lua_Integer)spent);
+  lua_pushinteger(L, (lua_Integer)U.spent);
   return 1;
 }
 
