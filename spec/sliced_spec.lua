@@ -375,6 +375,32 @@ describe("grid:query", function()
     assert.are.equal("astar.Query (closed)", tostring(q))
   end)
 
+  it("survives a callback that closes its query, its grid or steps it",
+    function()
+    local g = astar.new(10, 10)
+    local q
+    q = g:query(1, 1, 10, 10, {
+      tile_cost = function(_, _, c) q:close(); return c end,
+    })
+    q:step(5) -- the close waits for the step to end
+    assert.is_true(q:is_closed())
+    local g2 = astar.new(10, 10)
+    local q2
+    q2 = g2:query(1, 1, 10, 10, {
+      tile_cost = function(_, _, c) g2:close(); return c end,
+    })
+    q2:step(5)
+    assert.matches("the grid is closed", helpers.error_of(q2.step, q2, 5))
+    local g3 = astar.new(10, 10)
+    local q3
+    q3 = g3:query(1, 1, 10, 10, {
+      tile_cost = function(_, _, c) q3:step(1); return c end,
+    })
+    assert.matches("busy", helpers.error_of(q3.step, q3, 5))
+    assert.are.equal("running", q3:state()) -- back at its beginning
+    assert.are.equal("found", (finish(g3:query(1, 1, 10, 10), 3)))
+  end)
+
   it("is closed by __close on 5.4", function()
     if not _VERSION:match("5%.4") then return end
     local g = astar.new(5, 5)
@@ -669,6 +695,30 @@ describe("astar.pathfinder", function()
     local ids = {}
     for id in pf:done() do ids[#ids + 1] = id end
     assert.are.same({ ok }, ids)
+  end)
+
+  it("survives a callback that closes the pool or calls it", function()
+    local g = astar.new(10, 10)
+    local pf
+    pf = astar.pathfinder(g)
+    pf:request(1, 1, 10, 10, { tile_cost = function(_, _, c)
+      pf:close()
+      return c
+    end })
+    pf:update({ nodes = 5 }) -- the close waits for the update to end
+    assert.is_true(pf:is_closed())
+    local pf2
+    pf2 = astar.pathfinder(g)
+    pf2:request(1, 1, 10, 10, { tile_cost = function(_, _, c)
+      assert(pf2:pending() == 1) -- reading is fine
+      pf2:request(1, 1, 2, 2)    -- busy
+      return c
+    end })
+    assert.matches("busy", helpers.error_of(pf2.update, pf2, { nodes = 5 }))
+    assert.are.equal(0, pf2:pending())
+    pf2:request(1, 1, 3, 3)
+    pf2:update({ nodes = 100 })
+    assert.are.equal(0, pf2:pending())
   end)
 
   it("frees everything when a pool with running searches is collected",
