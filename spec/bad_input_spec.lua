@@ -111,6 +111,7 @@ local COORD_FUNCS = {
   { "fill_rect", { "x", "y" }, { 1, 1 }, { 1, 1, 2 } },
   { "find_path", { "sx", "sy", "gx", "gy" }, { 1, 1, 2, 2 }, {} },
   { "next_step", { "sx", "sy", "gx", "gy" }, { 1, 1, 2, 2 }, {} },
+  { "query", { "sx", "sy", "gx", "gy" }, { 1, 1, 2, 2 }, {} },
   { "get_cost (with a unit)", { "x", "y" }, { 1, 1 }, { "boat" } },
   { "set_terrain", { "x", "y" }, { 1, 1 }, { "water" } },
   { "get_terrain", { "x", "y" }, { 1, 1 }, {} },
@@ -1239,6 +1240,142 @@ case("next_step: remember = 1", function(g) return g:next_step(1, 1, 2, 2, { rem
   exact(6, "next_step", "remember must be a boolean, got 1"))
 case("find_path: remember is next_step's", function(g) return g:find_path(1, 1, 2, 2, { remember = true }) end,
   exact(6, "find_path", "unknown option 'remember'"))
+-- Query objects and the pathfinder pool (sliced_spec.lua has the rest):
+-- budgets that are not positive numbers, closed objects, unknown options.
+---------------------------------------------------------------------------
+
+local function query(g, ...) return g:query(1, 1, W, H, ...) end
+local function pool(g, ...) return astar.pathfinder(g, ...) end
+local BUDGET = "max_nodes must be a positive integer, got "
+for _, b in ipairs({ { 0, "0" }, { -1, "-1" }, { 1.5, "1.5" },
+                     { NAN, "nan" }, { INF, "inf" }, { 2 ^ 32, "4294967296" },
+                     { "3", "'3'" }, { true, "true" }, { {}, "table" } }) do
+  case("step: max_nodes = " .. b[2], function(g)
+    local q = query(g)
+    return q:step(b[1])
+  end, exact(2, "step", BUDGET .. b[2]))
+end
+case("query: unknown option", function(g) return query(g, { wieght = 2 }) end,
+     exact(6, "query", "unknown option 'wieght'"))
+case("query: options not a table", function(g) return query(g, 5) end,
+     prefix(6, "query"))
+case("query: a bad option value", function(g)
+  return query(g, { algorithm = "jump" })
+end, prefix(6, "query") .. "algorithm must be one of")
+case("query: jps refused", function(g)
+  return query(g, { algorithm = "jps", closest = true })
+end, prefix(6, "query") .. "algorithm 'jps' needs")
+case("request: jps refused", function(g)
+  return pool(g):request(1, 1, 2, 2, { algorithm = "jps", closest = true })
+end, prefix(6, "request") .. "algorithm 'jps' needs")
+case("query on a table instead of a grid", function(g)
+  return g.query({}, 1, 1, 2, 2)
+end, exact(1, "query", "grid expected, got table"))
+for _, m in ipairs({ "step", "result", "partial", "expanded", "state",
+                    "restart" }) do
+  case(m .. " on a closed query", function(g)
+    local q = query(g)
+    q:close()
+    return q[m](q)
+  end, exact(1, m, "the query is closed"))
+  case(m .. " on a grid instead of a query", function(g)
+    local q = query(g)
+    return q[m](g)
+  end, exact(1, m, "query expected, got userdata"))
+end
+for _, m in ipairs({ "result", "partial" }) do
+  case(m .. ": out = 5", function(g)
+    local q = query(g)
+    q:step()
+    return q[m](q, 5)
+  end, exact(2, m, "out must be a table, got 5"))
+end
+case("step on a query of a closed grid", function()
+  local g2 = astar.new(4, 4)
+  local q = g2:query(1, 1, 4, 4)
+  g2:close()
+  return q:step(1)
+end, "step: the grid is closed")
+
+case("pathfinder: grid = nil", function() return astar.pathfinder(nil) end,
+     exact(1, "pathfinder", "grid expected, got nil"))
+case("pathfinder: unknown option", function(g)
+  return pool(g, { search = 2 })
+end, exact(2, "pathfinder", "unknown option 'search'"))
+for _, o in ipairs({ { "searches", 0 }, { "searches", 65 },
+                     { "searches", 1.5 }, { "searches", NAN },
+                     { "max_pending", 0 }, { "max_pending", 2.5 },
+                     { "slice", 0 }, { "slice", -3 }, { "slice", "8" } }) do
+  case(("pathfinder: %s = %s"):format(o[1], tostring(o[2])), function(g)
+    return pool(g, { [o[1]] = o[2] })
+  end, prefix(2, "pathfinder") .. o[1] .. " must be ")
+end
+case("pathfinder on a closed grid", function()
+  local g2 = astar.new(4, 4)
+  g2:close()
+  return astar.pathfinder(g2)
+end, "pathfinder: the grid is closed")
+local UPDATE = "budget must be a table {nodes = N} or {seconds = s}, got "
+for _, b in ipairs({ { nil, "nil" }, { 5, "5" }, { "fast", "'fast'" } }) do
+  case("update: budget = " .. b[2], function(g)
+    return pool(g):update(b[1])
+  end, exact(2, "update", UPDATE .. b[2]))
+end
+case("update: budget = {}", function(g) return pool(g):update({}) end,
+     exact(2, "update", UPDATE .. "table"))
+case("update: unknown budget key", function(g)
+  return pool(g):update({ frames = 1 })
+end, exact(2, "update", "unknown option 'frames'"))
+for _, b in ipairs({ { "nodes", 0 }, { "nodes", -5 }, { "nodes", 1.5 },
+                     { "nodes", NAN }, { "nodes", INF }, { "nodes", "9" },
+                     { "seconds", 0 }, { "seconds", -0.001 },
+                     { "seconds", NAN }, { "seconds", INF },
+                     { "seconds", "0.001" } }) do
+  case(("update: %s = %s"):format(b[1], tostring(b[2])), function(g)
+    return pool(g):update({ [b[1]] = b[2] })
+  end, prefix(2, "update") .. b[1] .. " must be ")
+end
+case("request: unknown option", function(g)
+  return pool(g):request(1, 1, 2, 2, { wieght = 2 })
+end, exact(6, "request", "unknown option 'wieght'"))
+case("request: sx = 0", function(g)
+  return pool(g):request(0, 1, 2, 2)
+end, exact(2, "request", "sx out of range 1..10, got 0"))
+case("request: gy = 1.5", function(g)
+  return pool(g):request(1, 1, 2, 1.5)
+end, exact(5, "request", "gy must be an integer, got 1.5"))
+case("request: tag = NaN", function(g)
+  return pool(g):request(1, 1, 2, 2, nil, NAN)
+end, exact(7, "request", "tag must not be NaN"))
+case("request: out = 5", function(g)
+  return pool(g):request(1, 1, 2, 2, nil, nil, 5)
+end, exact(8, "request", "out must be a table, got 5"))
+case("request on a closed grid", function()
+  local g2 = astar.new(4, 4)
+  local pf = astar.pathfinder(g2)
+  g2:close()
+  return pf:request(1, 1, 2, 2)
+end, "request: the grid is closed")
+case("cancel: id = 'x'", function(g) return pool(g):cancel("x") end,
+     exact(2, "cancel", "id must be a number, got 'x'"))
+case("partial: id = nil", function(g) return pool(g):partial() end,
+     exact(2, "partial", "id must be a number, got nil"))
+case("partial: out = 5", function(g) return pool(g):partial(1, 5) end,
+     exact(3, "partial", "out must be a table, got 5"))
+case("stats: t = 5", function(g) return pool(g):stats(5) end,
+     exact(2, "stats", "t must be a table, got 5"))
+for _, m in ipairs({ "request", "update", "done", "cancel", "partial",
+                    "pending", "stats" }) do
+  case(m .. " on a closed pathfinder", function(g)
+    local pf = pool(g)
+    pf:close()
+    return pf[m](pf, 1, 1, 2, 2)
+  end, exact(1, m, "the pathfinder is closed"))
+  case(m .. " on a grid instead of a pathfinder", function(g)
+    local pf = pool(g)
+    return pf[m](g, 1, 1, 2, 2)
+  end, exact(1, m, "pathfinder expected, got userdata"))
+end
 
 describe("bad input", function()
   for _, c in ipairs(CASES) do

@@ -624,11 +624,34 @@ int astar_find_path(astar_search *s, const astar_grid *g,
  * and q, with its goals and callbacks' data, must stay alive (the context
  * keeps a copy of *q, not of the arrays it points to).  The A* family
  * and JPS stop anywhere; bidirectional search and IDA* run to the end in
- * their first step. */
+ * their first step.  A step with max_nodes != 0 also keeps the expanded
+ * tile closest to the goal so far (the closest rule: least distance by
+ * the default heuristic, then least cost, then lowest index; under JPS
+ * among the jump points) for astar_search_partial. */
 int astar_search_begin(astar_search *s, const astar_grid *g,
                        const astar_query *q, astar_result *r);
 int astar_search_step(astar_search *s, const astar_grid *g,
                       uint32_t max_nodes, astar_result *r);
+
+/* The best path so far of the search begun on s: while it runs (or when
+ * it ended without a path), the path to the closest tile that sliced
+ * steps expanded; once it found a path (or closest's partial one), that
+ * path.  Returns 1 and fills r (cost, length, end_x, end_y, partial = 1
+ * unless it is the found path; outcome as the search stands) and sets *t
+ * at the path's last tile; 0 when there is none (nothing expanded yet,
+ * IDA* or bidirectional search before their end, a blocked start or
+ * goal, an error; r is then left as it was).  Walk it back with astar_trail_prev (which returns 0
+ * at the start), reading t->node; valid until s is stepped or begun
+ * again.  Nothing in the search changes. */
+typedef struct astar_trail {
+  uint32_t node;   /* the tile the walk stands on */
+  uint32_t anchor; /* private: the jump point a JPS walk heads back to */
+  int32_t back;    /* private: one step back along a jump */
+  int mode;        /* private */
+} astar_trail;
+int astar_search_partial(const astar_search *s, astar_trail *t,
+                         astar_result *r);
+int astar_trail_prev(const astar_search *s, astar_trail *t);
 
 /* Capability table: whether q's algorithm takes q's options on g.
  * ASTAR_REFUSE_NONE, or the first reason it refuses (the binding words

@@ -143,16 +143,6 @@ static size_t worst_leaf(const astar_heap_entry *heap, size_t n,
   return w;
 }
 
-static int bound_broken(astar__run *S, uint32_t from, uint32_t to, double cost,
-                        double bound) {
-  astar_result *r = &S->r;
-  astar_xy(S->G, from, &r->bad_x1, &r->bad_y1);
-  astar_xy(S->G, to, &r->bad_x2, &r->bad_y2);
-  r->bad_cost = cost;
-  r->bad_bound = bound;
-  return ASTAR_EBOUND;
-}
-
 /* The tile callback's cost for tile v (0: impassable), memoized. */
 static int tile_value(astar__run *S, uint32_t v, double *out) {
   astar__memo *memo = S->s->memo + v;
@@ -165,7 +155,7 @@ static int tile_value(astar__run *S, uint32_t v, double *out) {
   astar_xy(S->G, v, &x, &y);
   if (S->q.tile_fn(S->q.fn_ud, x, y, (double)S->L.cost[v], &c) != ASTAR_OK)
     return ASTAR_ECALLBACK;
-  if (c > 0.0 && c < S->bound) return bound_broken(S, v, v, c, S->bound);
+  if (c > 0.0 && c < S->bound) return astar__bound_broken(S, v, v, c, S->bound);
   memo->cost = c > 0.0 ? c : 0.0;
   memo->gen = S->tag;
   *out = memo->cost;
@@ -299,7 +289,24 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       }
     }
     astar_xy(G, u, &ux, &uy);
-    if ((mode & MODE_X) && S->closest) closer(S, u, ux, uy, gu);
+    /* closest: the query's option, or a sliced step keeping its best
+       path so far (astar_search_partial); for one goal and a plain
+       distance, one comparison decides most nodes */
+    if ((mode & MODE_X) && (S->closest || (mode & MODE_BUDGET))) {
+      closer(S, u, ux, uy, gu);
+    } else if (mode & MODE_BUDGET) {
+      if (S->dist.shape == ASTAR__H_PLAIN) {
+        int32_t dx = ux - S->one.x, dy = uy - S->one.y;
+        double d;
+        if (dx < 0) dx = -dx;
+        if (dy < 0) dy = -dy;
+        d = dx > dy ? S->dist.A * dx + S->dist.B * dy
+                    : S->dist.A * dy + S->dist.B * dx;
+        if (d <= S->best_d) closer(S, u, ux, uy, gu);
+      } else {
+        closer(S, u, ux, uy, gu);
+      }
+    }
     m = moves[u];
     if ((mode & MODE_X) && u == S->start) m = S->start_moves;
     if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)
@@ -370,7 +377,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         }
         if (!(c > 0.0)) continue;
         if (c < S->bound * length[d]) {
-          st = bound_broken(S, u, v, c, S->bound * length[d]);
+          st = astar__bound_broken(S, u, v, c, S->bound * length[d]);
           break;
         }
         step = c;
@@ -485,6 +492,12 @@ static NOINLINE int run_peak(astar__run *S, uint32_t b) {
 static NOINLINE int run_overlay(astar__run *S, uint32_t b) {
   return run(S, MODE_OVERLAY, b);
 }
+static NOINLINE int run_sliced(astar__run *S, uint32_t b) {
+  return run(S, MODE_BUDGET, b);
+}
+static NOINLINE int run_sliced_height(astar__run *S, uint32_t b) {
+  return run(S, MODE_HEIGHT | MODE_BUDGET, b);
+}
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
 }
@@ -575,23 +588,6 @@ static int options_init(astar__run *S, int *mode) {
   return ASTAR_OK;
 }
 
-/* Sets *apart when the start and the goal lie in different zones: no chain
- * of moves joins them, whatever callbacks say (they only close tiles and
- * refuse steps), so the search may end at once.  Only for a plain start
- * and goal, both passable: options that search elsewhere (several goals,
- * closest, a blocked start or goal they allow) skip it. */
-static int zones_exit(const astar_grid *G, const astar_query *q,
-                      const uint64_t *passable, int *apart) {
-  uint32_t a = astar_index(G, q->sx, q->sy), b = astar_index(G, q->gx, q->gy);
-  *apart = 0;
-  if (q->no_zones || a == b || q->closest || q->ngoals != 0 ||
-      q->no_main_goal || q->leave_blocked_start || q->next_to_blocked_goal)
-    return ASTAR_OK;
-  if (!astar__bit(passable, a) || !astar__bit(passable, b)) return ASTAR_OK;
-  return astar__zones_apart_size(G, q->unit, q->size, a, b, apart);
-}
-
-
 int astar__loop_start(astar__run *S) {
   const astar_grid *G = S->G;
   astar_search *ctx = S->s;
@@ -615,7 +611,7 @@ int astar__loop_start(astar__run *S) {
   }
   if (q->tile_fn != NULL && (st = astar__context_memo(ctx)) != ASTAR_OK)
     return st;
-  if ((st = zones_exit(G, q, S->L.passable, &apart)) != ASTAR_OK) return st;
+  if ((st = astar__zones_exit(G, q, S->L.passable, &apart)) != ASTAR_OK) return st;
   if (S->L.height != NULL) mode |= MODE_HEIGHT;
   if (q->tile_fn != NULL) mode |= MODE_TILE_FN;
   if (q->move_fn != NULL) mode |= MODE_MOVE_FN;
@@ -640,6 +636,18 @@ int astar__loop_start(astar__run *S) {
   if (opts) {
     st = options_init(S, &mode);
     if (st != ASTAR_OK) return st;
+  } else { /* the one goal, for the closest tile of a sliced search */
+    astar_query dq = *q;
+    dq.heuristic = ASTAR_H_DEFAULT;
+    dq.weight = 1.0;
+    astar__heuristic_init(&S->dist, G, &dq, 1.0);
+    S->one.x = q->gx;
+    S->one.y = q->gy;
+    S->one.index = -1;
+    S->one.node = S->goal;
+    S->one.offset = 0.0;
+    S->targets = &S->one;
+    S->ntargets = 1;
   }
   S->tag = ctx->explored_tag = astar__next_generation(ctx);
   if (astar__uses_overlay(q)) {
@@ -730,6 +738,10 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_peak(S, budget);
     else if (mode == MODE_OVERLAY)
       st = run_overlay(S, budget);
+    else if (mode == MODE_BUDGET)
+      st = run_sliced(S, budget);
+    else if (mode == (MODE_HEIGHT | MODE_BUDGET))
+      st = run_sliced_height(S, budget);
     else
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;

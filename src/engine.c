@@ -185,3 +185,33 @@ size_t astar__goal_targets(astar__run *S, size_t nt) {
   S->ntargets = nt;
   return nset;
 }
+
+/* ---- the A* family's early exits ---- */
+
+/* A callback cost below the bound on the step from -> to: recorded in
+ * the result. */
+int astar__bound_broken(astar__run *S, uint32_t from, uint32_t to,
+                        double cost, double bound) {
+  astar_result *r = &S->r;
+  astar_xy(S->G, from, &r->bad_x1, &r->bad_y1);
+  astar_xy(S->G, to, &r->bad_x2, &r->bad_y2);
+  r->bad_cost = cost;
+  r->bad_bound = bound;
+  return ASTAR_EBOUND;
+}
+
+/* Sets *apart when the start and the goal lie in different zones: no chain
+ * of moves joins them, whatever callbacks say (they only close tiles and
+ * refuse steps), so the search may end at once.  Only for a plain start
+ * and goal, both passable: options that search elsewhere (several goals,
+ * closest, a blocked start or goal they allow) skip it. */
+int astar__zones_exit(const astar_grid *G, const astar_query *q,
+                      const uint64_t *passable, int *apart) {
+  uint32_t a = astar_index(G, q->sx, q->sy), b = astar_index(G, q->gx, q->gy);
+  *apart = 0;
+  if (q->no_zones || a == b || q->closest || q->ngoals != 0 ||
+      q->no_main_goal || q->leave_blocked_start || q->next_to_blocked_goal)
+    return ASTAR_OK;
+  if (!astar__bit(passable, a) || !astar__bit(passable, b)) return ASTAR_OK;
+  return astar__zones_apart_size(G, q->unit, q->size, a, b, apart);
+}

@@ -214,6 +214,8 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   R->q = *q;
   R->r = *r;
   R->engine = engine;
+  R->best = UINT32_MAX;
+  R->best_d = R->best_g = HUGE_VAL;
   R->start = astar_index(G, q->sx, q->sy);
   R->goal = astar_index(G, q->gx, q->gy);
   s->last_start = R->start;
@@ -290,4 +292,58 @@ int astar_find_path(astar_search *s, const astar_grid *G,
   int st = astar_search_begin(s, G, q, r);
   if (st != ASTAR_OK || r->outcome != ASTAR_RUNNING) return st;
   return astar_search_step(s, G, 0, r);
+}
+
+/* ---- the best path so far ---- */
+
+int astar_search_partial(const astar_search *s, astar_trail *t,
+                         astar_result *r) {
+  const astar__run *R = s->run;
+  astar_trail w;
+  uint32_t len = 1;
+  memset(t, 0, sizeof *t);
+  if (R == NULL || s->busy || s->state == ASTAR_SEARCH_IDLE) return 0;
+  if (s->state == ASTAR_SEARCH_DONE && s->last_outcome == ASTAR_FOUND) {
+    t->mode = ASTAR__TRAIL_PATH; /* the finished path (or closest's) */
+    t->node = s->last_goal;
+    *r = R->r;
+    return 1;
+  }
+  if (R->best == UINT32_MAX ||
+      (R->engine != ASTAR__ENGINE_LOOP && R->engine != ASTAR__ENGINE_JPS))
+    return 0;
+  t->mode = R->engine == ASTAR__ENGINE_JPS ? ASTAR__TRAIL_JUMPS
+                                           : ASTAR__TRAIL_STAMPS;
+  t->node = t->anchor = R->best;
+  w = *t;
+  while (astar_trail_prev(s, &w)) len++;
+  *r = R->r;
+  r->cost = R->best_g;
+  r->length = len;
+  r->partial = 1;
+  r->goal_index = -1;
+  astar_xy(R->G, R->best, &r->end_x, &r->end_y);
+  return 1;
+}
+
+int astar_trail_prev(const astar_search *s, astar_trail *t) {
+  const astar__run *R = s->run;
+  uint32_t node = t->node;
+  switch (t->mode) {
+  case ASTAR__TRAIL_PATH: return astar_path_prev(s, &t->node);
+  case ASTAR__TRAIL_STAMPS:
+    if (node == R->start) return 0;
+    t->node = (uint32_t)((int32_t)node -
+                         s->offset[s->stamp[node] & ASTAR__STAMP_DIR]);
+    return 1;
+  case ASTAR__TRAIL_JUMPS:
+    if (node == R->start) return 0;
+    if (node == t->anchor) { /* a jump point: on to its parent */
+      t->back = -s->offset[s->stamp[node] & ASTAR__STAMP_DIR];
+      t->anchor = s->heap_pos[node];
+    }
+    t->node = (uint32_t)((int32_t)node + t->back);
+    return 1;
+  default: return 0;
+  }
 }

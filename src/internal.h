@@ -481,8 +481,10 @@ typedef struct astar__run {
   int by_steps;         /* the breadth-first rerun of max_length */
   uint32_t prior_expanded, prior_generated; /* the first run's counts */
   int goal_blocked;     /* every goal was blocked */
+  astar__target one;    /* the goal of a query without options */
   uint32_t reached;     /* the goal expanded, or best when closest */
-  uint32_t best;
+  uint32_t best;        /* closest expanded tile (closest, or a sliced
+                           step): UINT32_MAX until one */
   double best_d, best_g;
   double best_total;    /* goal costs: the least path + goal cost so far */
   uint64_t best_key;    /* ... as a key: the search ends when the open
@@ -500,6 +502,10 @@ typedef struct astar__run {
   astar__jps_layer J;
   double hA, hB, jstep[8];
 } astar__run;
+
+/* How an astar_trail walks back (astar_search_partial). */
+enum { ASTAR__TRAIL_NONE = 0, ASTAR__TRAIL_PATH, ASTAR__TRAIL_STAMPS,
+       ASTAR__TRAIL_JUMPS };
 
 enum { ASTAR__ENGINE_LOOP = 0, ASTAR__ENGINE_JPS, ASTAR__ENGINE_IDA,
        ASTAR__ENGINE_BIDIR, ASTAR__ENGINE_THETA };
@@ -527,6 +533,14 @@ int astar__engine_setup(astar__run *R);
 int astar__uses_options(const astar_query *q);
 /* engine.c: the goals of an A* family query as targets and end set. */
 size_t astar__goal_targets(astar__run *S, size_t nt);
+/* engine.c: a callback cost below the bound on the step from -> to:
+ * recorded in S's result; returns ASTAR_EBOUND. */
+int astar__bound_broken(astar__run *S, uint32_t from, uint32_t to,
+                        double cost, double bound);
+/* engine.c: *apart when a plain query's start and goal lie in different
+ * zones (the search may end at once). */
+int astar__zones_exit(const astar_grid *G, const astar_query *q,
+                      const uint64_t *passable, int *apart);
 /* 1 / the heap keys' quantum: 2^-24 of the cheapest step (bound times the
  * shortest step length), so equal f give equal keys. */
 double astar__key_scale(const astar_grid *G, double bound);

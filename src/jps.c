@@ -388,6 +388,18 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
       break;
     }
     astar_xy(G, u, &ux, &uy);
+    if (budget != 0) { /* a sliced step keeps its closest jump point */
+      int32_t cx = ux > q->gx ? ux - q->gx : q->gx - ux;
+      int32_t cy = uy > q->gy ? uy - q->gy : q->gy - uy;
+      double d = cx > cy ? hA * cx + hB * cy : hA * cy + hB * cx;
+      if (d < R->best_d ||
+          (d == R->best_d && (gu < R->best_g ||
+                              (gu == R->best_g && u < R->best)))) {
+        R->best_d = d;
+        R->best_g = gu;
+        R->best = u;
+      }
+    }
     ut = (uint32_t)(ux + 1) * P.t.stride + (uint32_t)(uy + 1);
     nb = bits3(&b, u - stride) | bits3(&b, u) << 3 | bits3(&b, u + stride)
                                                          << 6;

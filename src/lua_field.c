@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FIELD_MT_UPVALUE lua_upvalueindex(3)
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1 */
 #define DEFAULT_FLEE (-1.2)
 

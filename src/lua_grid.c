@@ -136,11 +136,30 @@ int lg_memory_room(lgrid *ud, size_t n) {
   return 1;
 }
 
+int lg_take_context(lgrid *ud, astar_search *s) {
+  if (ud->closed || ud->nspare == 0) return 0;
+  *s = ud->spare[--ud->nspare];
+  return 1;
+}
+
+void lg_give_context(lgrid *ud, astar_search *s) {
+  if (s->alloc == NULL) return;
+  if (!ud->closed && ud->nspare < LG_SPARE && s->ntiles == ud->g.ntiles &&
+      !s->busy) {
+    s->state = ASTAR_SEARCH_IDLE;
+    ud->spare[ud->nspare++] = *s;
+    astar_search_init(s, s->alloc, s->alloc_ud); /* holds nothing now */
+  } else {
+    astar_search_release(s);
+  }
+}
+
 static void release(lgrid *ud) {
   lg_unaccount(ud->anchor, &ud->reported);
   unlink_pending(ud);
   free_buffers(ud);
   astar_search_release(&ud->ctx);
+  while (ud->nspare > 0) astar_search_release(&ud->spare[--ud->nspare]);
   astar_grid_release(&ud->g);
   ud->closed = 1;
 }
@@ -258,8 +277,7 @@ int lg_protected_call(lua_State *L, int nargs, int nresults) {
  * memory limits and accounting see it).  The grid keeps the allocator, not
  * the lua_State: the state it was made in may be a coroutine that dies
  * first. */
-static void *lua_alloc_adapter(void *ud, void *ptr, size_t osize,
-                               size_t nsize) {
+void *lg_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   lgrid *lg = (lgrid *)ud;
   void *p = lg->alloc(lg->alloc_ud, ptr, osize, nsize);
   if (p != NULL || nsize == 0) {
@@ -278,7 +296,7 @@ astar_grid *lg_push_grid(lua_State *L, int32_t w, int32_t h,
   astar_grid_zero(&ud->g);
   ud->closed = 1; /* until it has its memory */
   ud->alloc = lua_getallocf(L, &ud->alloc_ud);
-  astar_search_init(&ud->ctx, lua_alloc_adapter, ud);
+  astar_search_init(&ud->ctx, lg_alloc, ud);
   lua_pushvalue(L, GRID_MT_UPVALUE);
   lua_setmetatable(L, -2);
   lua_createtable(L, 0, 3); /* user value: names, and the anchor */
@@ -289,7 +307,7 @@ astar_grid *lg_push_grid(lua_State *L, int32_t w, int32_t h,
   lua_setfield(L, -2, "anchor"); /* kept alive as long as the grid */
   compat_setuservalue(L, -2);
   ud->anchor = anchor;
-  st = astar_grid_init(&ud->g, w, h, lua_alloc_adapter, ud);
+  st = astar_grid_init(&ud->g, w, h, lg_alloc, ud);
   if (st == ASTAR_ETOOBIG)
     la_error(L, warg, fname,
              "grid too large: %d x %d tiles (at most %u with a one-tile "

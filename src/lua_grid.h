@@ -7,11 +7,15 @@
 
 #define GRID_MT "astar.Grid"
 #define FIELD_MT "astar.Field"
-/* every function of the module gets the grid metatable as upvalue 1,
- * lg_protect's trampoline as upvalue 2 and the field metatable as
- * upvalue 3 */
+/* every function of the module (lg_protect's trampoline too) gets the
+ * grid metatable as upvalue 1, the trampoline as upvalue 2, the
+ * metatables of query objects and pathfinders as upvalues 3 and 4, and
+ * the field metatable as upvalue 5 */
 #define GRID_MT_UPVALUE lua_upvalueindex(1)
 #define PROTECT_UPVALUE lua_upvalueindex(2)
+#define QUERY_MT_UPVALUE lua_upvalueindex(3)
+#define POOL_MT_UPVALUE lua_upvalueindex(4)
+#define FIELD_MT_UPVALUE lua_upvalueindex(5)
 
 struct lg_anchor;
 
@@ -54,9 +58,15 @@ enum { LG_BUF_PATH = 0, LG_BUF_AVOID, LG_BUF_EXTRA_XY, LG_BUF_EXTRA_COST,
  *    callback), the anchor's finalizer, which runs after every other one,
  *    frees what the method never got back to.
  */
+#define LG_SPARE 4 /* spare contexts a grid keeps for its query objects */
+
 typedef struct lgrid {
   astar_grid g;
   astar_search ctx;       /* the default search context */
+  /* contexts of closed query objects, warm for the next ones (a new
+   * context on a big map costs its allocation and a clear) */
+  astar_search spare[LG_SPARE];
+  int nspare;
   lua_Alloc alloc;        /* the state's allocator, captured at creation */
   void *alloc_ud;
   int busy;               /* sections of its methods now running */
@@ -78,6 +88,15 @@ lgrid *lg_check(lua_State *L, const char *fname);
 /* The map, after the method has read its arguments: raises "the grid is
  * closed" (or "busy") when Lua code run meanwhile closed (or entered) it. */
 astar_grid *lg_core(lua_State *L, lgrid *ud, const char *fname);
+/* The grid's allocator adapter (ud: the lgrid): the grid's contexts and
+ * those of its query objects and pools allocate through it, so the
+ * grid's held count sees them. */
+void *lg_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/* A spare context of the grid into *s (1), or 0 when it has none; and
+ * the other way: a query object's idle context kept as a spare, or
+ * released when the grid is closed or has enough. */
+int lg_take_context(lgrid *ud, astar_search *s);
+void lg_give_context(lgrid *ud, astar_search *s);
 /* Busy sections; leave frees a grid closed meanwhile. */
 void lg_enter(lgrid *ud);
 void lg_leave(lgrid *ud);
@@ -172,7 +191,7 @@ extern const luaL_Reg lg_grid_meta[];
 extern const luaL_Reg lq_grid_methods[]; /* lua_query.c */
 extern const luaL_Reg lt_grid_methods[]; /* lua_terrain.c */
 extern const luaL_Reg lz_grid_methods[]; /* lua_zones.c */
-extern const luaL_Reg ls_grid_methods[]; /* lua_sight.c */
+extern const luaL_Reg lsi_grid_methods[]; /* lua_sight.c */
 extern const luaL_Reg lf_grid_methods[]; /* lua_field.c */
 extern const luaL_Reg lf_module_functions[];
 extern const luaL_Reg *const lf_field_methods;
@@ -182,7 +201,7 @@ extern const luaL_Reg lk_grid_methods[]; /* lua_links.c */
 /* lua_graph.c, lua_search.c: set astar.graph (and the Graph type) and
  * astar.search into the module table at index module. */
 void lgr_register(lua_State *L, int module);
-void ls_register(lua_State *L, int module);
+void lst_register(lua_State *L, int module);
 /* lua_grid.c: pushes a new empty grid (the module's metatable, its user
  * value with the names table at `names`) and sizes it (a Lua error names
  * argument warg when the size is too big). */

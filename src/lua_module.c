@@ -13,6 +13,7 @@
 #include "compat.h"
 #include "lua_args.h"
 #include "lua_grid.h"
+#include "lua_sliced.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -302,61 +303,77 @@ static const luaL_Reg module_functions[] = {
     {"parse_movingai", l_parse_movingai},
     {NULL, NULL}};
 
-/* Sets each function into the table at the top, with the grid metatable
- * (at index mt), the protected-call trampoline (at tramp == mt + 1) and
- * the field metatable (at mt + 2) as upvalues. */
-static void set_functions(lua_State *L, int mt, int tramp,
-                          const luaL_Reg *fns) {
+/* Every function of the module has the same upvalues (lua_grid.h): the
+ * grid metatable, the protected-call trampoline, the query, pathfinder
+ * and field metatables, found on the stack at up .. up + 4. */
+#define UPVALUES 5
+static void set_functions(lua_State *L, int up, const luaL_Reg *fns) {
   for (; fns->name != NULL; fns++) {
-    lua_pushvalue(L, mt);
-    lua_pushvalue(L, tramp);
-    lua_pushvalue(L, mt + 2); /* the field metatable */
-    lua_pushcclosure(L, fns->func, 3);
+    int i;
+    for (i = 0; i < UPVALUES; i++) lua_pushvalue(L, up + i);
+    lua_pushcclosure(L, fns->func, UPVALUES);
     lua_setfield(L, -2, fns->name);
   }
 }
 
+/* Fills the metatable at mt of a type: metamethods, methods (__index),
+ * its name, and a __metatable that keeps scripts out of it. */
+static void open_type(lua_State *L, int up, int mt, const char *name,
+                      const luaL_Reg *meta, const luaL_Reg *methods) {
+  lua_pushvalue(L, mt);
+  set_functions(L, up, meta);
+  lua_newtable(L);
+  set_functions(L, up, methods);
+  lua_setfield(L, -2, "__index");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__name");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__metatable");
+  lua_pop(L, 1);
+}
+
+static const luaL_Reg *const grid_methods[] = {
+    lg_grid_methods, lq_grid_methods, lt_grid_methods, lz_grid_methods,
+    lqo_grid_methods, lsi_grid_methods, lf_grid_methods, lp_grid_methods,
+    lk_grid_methods, NULL};
+
 int luaopen_astar_core(lua_State *L);
 int luaopen_astar_core(lua_State *L) {
-  int mt, tramp, fmt;
+  int up, i;
   lg_open_anchor(L); /* before any grid: its finalizer runs after theirs */
   luaL_newmetatable(L, GRID_MT);
-  mt = lua_gettop(L);
-  lua_pushcfunction(L, lg_protect_trampoline);
-  tramp = lua_gettop(L);
+  up = lua_gettop(L);
+  lua_pushnil(L); /* the trampoline, below */
+  luaL_newmetatable(L, QUERY_MT);
+  luaL_newmetatable(L, POOL_MT);
   luaL_newmetatable(L, FIELD_MT);
-  fmt = lua_gettop(L);
-  set_functions(L, mt, tramp, lf_field_meta);
-  lua_newtable(L);
-  set_functions(L, mt, tramp, lf_field_methods);
-  lua_setfield(L, fmt, "__index");
-  lua_pushliteral(L, FIELD_MT);
-  lua_setfield(L, fmt, "__name");
-  lua_pushliteral(L, FIELD_MT);
-  lua_setfield(L, fmt, "__metatable");
-  lua_pushvalue(L, mt);
-  set_functions(L, mt, tramp, lg_grid_meta);
+  /* the trampoline has the same upvalues as every function (the second
+   * one itself), so a protected function may make protected calls too */
+  lua_pushvalue(L, up);
+  lua_pushnil(L);
+  lua_pushvalue(L, up + 2);
+  lua_pushvalue(L, up + 3);
+  lua_pushvalue(L, up + 4);
+  lua_pushcclosure(L, lg_protect_trampoline, UPVALUES);
+  lua_pushvalue(L, -1);
+  (void)lua_setupvalue(L, -2, 2);
+  lua_replace(L, up + 1);
+
+  open_type(L, up, up, GRID_MT, lg_grid_meta, lg_grid_methods);
+  lua_getfield(L, up, "__index");
+  for (i = 1; grid_methods[i] != NULL; i++)
+    set_functions(L, up, grid_methods[i]);
   lua_pop(L, 1);
-  lua_newtable(L);
-  set_functions(L, mt, tramp, lg_grid_methods);
-  set_functions(L, mt, tramp, lq_grid_methods);
-  set_functions(L, mt, tramp, lt_grid_methods);
-  set_functions(L, mt, tramp, lz_grid_methods);
-  set_functions(L, mt, tramp, ls_grid_methods);
-  set_functions(L, mt, tramp, lf_grid_methods);
-  set_functions(L, mt, tramp, lp_grid_methods);
-  set_functions(L, mt, tramp, lk_grid_methods);
-  lua_setfield(L, mt, "__index");
-  lua_pushliteral(L, GRID_MT);
-  lua_setfield(L, mt, "__name");
-  lua_pushliteral(L, "astar.Grid");
-  lua_setfield(L, mt, "__metatable");
+  open_type(L, up, up + 2, QUERY_MT, lqo_query_meta, lqo_query_methods);
+  open_type(L, up, up + 3, POOL_MT, lpf_pool_meta, lpf_pool_methods);
+  open_type(L, up, up + 4, FIELD_MT, lf_field_meta, lf_field_methods);
 
   lua_newtable(L);
-  set_functions(L, mt, tramp, module_functions);
-  set_functions(L, mt, tramp, lf_module_functions);
+  set_functions(L, up, module_functions);
+  set_functions(L, up, lpf_module_functions);
+  set_functions(L, up, lf_module_functions);
   lgr_register(L, lua_gettop(L));
-  ls_register(L, lua_gettop(L));
+  lst_register(L, lua_gettop(L));
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
   return 1;

@@ -82,7 +82,7 @@ static const char *const tie_names[] = {"larger_g", "straight", "random",
 #define DEFAULT_BEAM_WIDTH 1000
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact on every runtime */
 
-static const char *const outcome_names[] = {
+const char *const lq_outcome_names[] = {
     "found", "no_path", "start_blocked", "goal_blocked", "cutoff", "running"};
 
 /* A boolean option (absent: 0). */
@@ -129,7 +129,8 @@ static int has_goals(lua_State *L, int arg) {
 
 /* goals = {x1, y1, x2, y2, ...}: read into a userdata left on the stack. */
 static void goals_option(lua_State *L, int arg, const char *fname,
-                         const astar_grid *g, astar_query *q) {
+                         const astar_grid *g, lq_query *Q) {
+  astar_query *q = &Q->q;
   char buf[64];
   size_t n, i;
   int32_t *v;
@@ -168,6 +169,7 @@ static void goals_option(lua_State *L, int arg, const char *fname,
   }
   q->goals = v;
   q->ngoals = n / 2;
+  Q->goals = lua_gettop(L);
   /* the userdata stays on the stack (above the table) until the call ends */
 }
 
@@ -311,8 +313,7 @@ static const char *refusal_words(int reason) {
 /* Raises what a failed search (status st) calls for: a callback's own
  * error as it was raised, a callback's bad result, a cost below the
  * stated bound, or the status's own message.  The grid is idle again. */
-void lq_raise_failure(lua_State *L, const char *fname, lq_query *Q,
-                      int st) {
+void lq_raise_failure(lua_State *L, const char *fname, lq_query *Q, int st) {
   const astar_result *r = &Q->r;
   if (st == ASTAR_ECALLBACK && Q->failed) lua_error(L); /* as raised */
   if (st == ASTAR_ECALLBACK) la_error(L, Q->arg, fname, "%s", Q->msg);
@@ -353,8 +354,7 @@ static lua_Integer push_xy(lua_State *L, int t, lua_Integer n, int32_t x,
   return n + 2;
 }
 
-/* Sets t[n + 1], t[n + 2], ... to nil up to the first nil. */
-static void clear_from(lua_State *L, int t, lua_Integer n) {
+void lq_clear_from(lua_State *L, int t, lua_Integer n) {
   while (n < INT_MAX) {
     lua_rawgeti(L, t, (int)++n);
     if (lua_isnil(L, -1)) break;
@@ -365,14 +365,14 @@ static void clear_from(lua_State *L, int t, lua_Integer n) {
   lua_pop(L, 1);
 }
 
-static void fill_stats(lua_State *L, const lq_query *Q, const astar_query *q,
-                       const astar_result *r) {
+void lq_fill_stats(lua_State *L, const lq_query *Q, const astar_result *r) {
+  const astar_query *q = &Q->q;
   int t = Q->stats;
   int ended = r->outcome == ASTAR_FOUND || r->partial;
   set_int(L, t, "expanded", r->expanded);
   set_int(L, t, "generated", r->generated);
   set_int(L, t, "peak_open", r->peak_open);
-  lua_pushstring(L, outcome_names[r->outcome]);
+  lua_pushstring(L, lq_outcome_names[r->outcome]);
   lua_setfield(L, t, "status");
   if (Q->algorithm != NULL &&
       !(q->algorithm == ASTAR_ALGO_JPS && r->algorithm != ASTAR_ALGO_JPS))
@@ -464,7 +464,7 @@ static void read_options(lua_State *L, int arg, const char *fname,
   q->leave_blocked_start = bool_option(L, arg, fname, "leave_blocked_start");
   q->next_to_blocked_goal = bool_option(L, arg, fname,
                                         "next_to_blocked_goal");
-  goals_option(L, arg, fname, g, q);
+  goals_option(L, arg, fname, g, Q);
   if (heuristic_function(L, arg)) {
     lua_getfield(L, arg, "heuristic");
     Q->hfn = lua_gettop(L);
@@ -559,15 +559,11 @@ void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
   }
 }
 
-/* Reads sx, sy, gx, gy (args 2..5) and the options (arg 6), takes the
- * map and prepares it; returns the map (no Lua code runs from here until
- * the search). */
-static astar_grid *read_query(lua_State *L, const char *fname, lq_query *Q,
-                              const char *const keys[]) {
-  lgrid *ud = lg_check(L, fname);
+void lq_read(lua_State *L, const char *fname, lgrid *ud, int grid,
+             lq_query *Q, const char *const keys[]) {
   astar_query *q = &Q->q;
-  astar_grid *g;
-  int opts, st;
+  int opts;
+  if (keys == NULL) keys = query_keys;
   Q->L = L;
   Q->ud = ud;
   Q->arg = 6;
@@ -587,7 +583,7 @@ static astar_grid *read_query(lua_State *L, const char *fname, lq_query *Q,
                              HEURISTIC_LIST, ASTAR_H_DEFAULT);
     q->weight = la_number(L, 6, fname, "weight", 1.0, 1e9,
                           "a number in [1, 1e+09]", 1.0);
-    q->unit = lt_unit_option(L, 6, fname, 1);
+    q->unit = lt_unit_option(L, 6, fname, grid);
     lua_getfield(L, 6, "zones");
     if (!lua_isnil(L, -1)) {
       char buf[64];
@@ -604,13 +600,37 @@ static astar_grid *read_query(lua_State *L, const char *fname, lq_query *Q,
              Q->out);
   /* room for the callbacks and the read-out, before anything is busy */
   luaL_checkstack(L, 16, fname);
+}
 
-  /* every argument read: now the map (no Lua code runs until the search) */
-  g = lg_core(L, ud, fname);
-  lq_overlay_fill(L, 6, fname, ud, q, Q->avoid, Q->extra);
+void lq_check(lua_State *L, const char *fname, astar_grid *g, lq_query *Q) {
+  astar_query *q = &Q->q;
+  int st, reason;
   st = astar_grid_prepare_size(g, q->unit, q->size,
                                q->no_zones ? 0u : ASTAR_PREPARE_ZONES);
   if (st != ASTAR_OK) la_raise(L, st, fname);
+  if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
+    reason = astar_query_refusal(g, q);
+    if (reason == ASTAR_REFUSE_LINKS && q->algorithm == ASTAR_ALGO_JPS)
+      reason = ASTAR_REFUSE_NONE; /* A* runs instead (stats.algorithm) */
+    if (reason != ASTAR_REFUSE_NONE)
+      la_error(L, 6, fname, "algorithm '%s' needs %s",
+               Q->algorithm != NULL ? Q->algorithm : "jps",
+               refusal_words(reason));
+  }
+}
+
+/* Reads the query (lq_read, with the option keys of fname), takes the
+ * map, fills the overlays and prepares it (lq_check); returns the map (no
+ * Lua code runs from here until the search). */
+static astar_grid *read_query(lua_State *L, const char *fname, lq_query *Q,
+                              const char *const keys[]) {
+  lgrid *ud = lg_check(L, fname);
+  astar_grid *g;
+  lq_read(L, fname, ud, 1, Q, keys);
+  /* every argument read: now the map (no Lua code runs until the search) */
+  g = lg_core(L, ud, fname);
+  lq_overlay_fill(L, 6, fname, ud, &Q->q, Q->avoid, Q->extra);
+  lq_check(L, fname, g, Q);
   return g;
 }
 
@@ -621,19 +641,9 @@ static astar_grid *read_query(lua_State *L, const char *fname, lq_query *Q,
 static void search_query(lua_State *L, const char *fname, lq_query *Q,
                          astar_grid *g) {
   lgrid *ud = Q->ud;
-  astar_query *q = &Q->q;
-  int st, reason;
-  if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
-    reason = astar_query_refusal(g, q);
-    if (reason == ASTAR_REFUSE_LINKS && q->algorithm == ASTAR_ALGO_JPS)
-      reason = ASTAR_REFUSE_NONE; /* A* runs instead (stats.algorithm) */
-    if (reason != ASTAR_REFUSE_NONE)
-      la_error(L, 6, fname, "algorithm '%s' needs %s",
-               Q->algorithm != NULL ? Q->algorithm : "jps",
-               refusal_words(reason));
-  }
+  int st;
   lg_enter(ud);
-  st = astar_find_path(&ud->ctx, g, q, &Q->r);
+  st = astar_find_path(&ud->ctx, g, &Q->q, &Q->r);
   if (st != ASTAR_OK) {
     lg_leave(ud);
     lq_raise_failure(L, fname, Q, st);
@@ -645,7 +655,7 @@ static void search_query(lua_State *L, const char *fname, lq_query *Q,
 /* The explored table: its array part gets the expanded tiles as x, y
  * pairs, its field `open` (a table, reused when there is one) the tiles
  * reached but never expanded. */
-static void explored_table(lua_State *L, int t, const astar_search *s) {
+void lq_explored_table(lua_State *L, int t, const astar_search *s) {
   int open;
   lua_Integer nc = 0, no = 0;
   uint32_t i = 0;
@@ -667,8 +677,8 @@ static void explored_table(lua_State *L, int t, const astar_search *s) {
     else
       no = push_xy(L, open, no, x, y);
   }
-  clear_from(L, t, nc);
-  clear_from(L, open, no);
+  lq_clear_from(L, t, nc);
+  lq_clear_from(L, open, no);
   lua_pop(L, 1);
 }
 
@@ -682,7 +692,7 @@ static int read_path(lua_State *L, void *p) {
   const astar_grid *g = &Q->ud->g;
   uint32_t node;
   lua_Integer i, len = 2 * (lua_Integer)Q->r.length;
-  if (lua_istable(L, 2)) explored_table(L, 2, s);
+  if (lua_istable(L, 2)) lq_explored_table(L, 2, s);
   if (lua_istable(L, 1))
     lua_pushvalue(L, 1);
   else
@@ -700,7 +710,7 @@ static int read_path(lua_State *L, void *p) {
     i -= 2;
   } while (astar_path_prev(s, &node));
   if (lua_istable(L, 1)) { /* what is left of an older, longer path */
-    clear_from(L, lua_gettop(L), len);
+    lq_clear_from(L, lua_gettop(L), len);
   }
   return 1;
 }
@@ -708,7 +718,7 @@ static int read_path(lua_State *L, void *p) {
 /* In protected mode: only the explored tiles (into the table at 1). */
 static int read_explored(lua_State *L, void *p) {
   lq_query *Q = (lq_query *)p;
-  explored_table(L, 1, &Q->ud->ctx);
+  lq_explored_table(L, 1, &Q->ud->ctx);
   return 0;
 }
 
@@ -756,10 +766,10 @@ static int g_find_path(lua_State *L) {
     leave_explored(L, &Q);
   }
   /* the answer is safe from here on: the stats table may do anything */
-  if (Q.stats != 0) fill_stats(L, &Q, &Q.q, &Q.r);
+  if (Q.stats != 0) lq_fill_stats(L, &Q, &Q.r);
   if (!found) {
     lua_pushnil(L);
-    lua_pushstring(L, outcome_names[Q.r.outcome]);
+    lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
     lua_pushinteger(L, (lua_Integer)Q.r.expanded);
     lg_report(L, Q.ud);
     return 3;
@@ -767,7 +777,7 @@ static int g_find_path(lua_State *L) {
   lua_pushnumber(L, (lua_Number)Q.r.cost);
   lua_pushinteger(L, (lua_Integer)Q.r.expanded);
   if (Q.r.partial) /* closest: why the goal was not reached */
-    lua_pushstring(L, outcome_names[Q.r.outcome]);
+    lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
   lg_report(L, Q.ud);
   return Q.r.partial ? 4 : 3;
 }
@@ -914,20 +924,20 @@ static int g_next_step(lua_State *L) {
   }
   found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
   if (Q.stats != 0) {
-    fill_stats(L, &Q, &Q.q, &Q.r);
+    lq_fill_stats(L, &Q, &Q.r);
     lua_pushboolean(L, from_memory);
     lua_setfield(L, Q.stats, "remembered");
   }
   if (!found) {
     lua_pushnil(L);
-    lua_pushstring(L, outcome_names[Q.r.outcome]);
+    lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
     lg_report(L, Q.ud);
     return 2;
   }
   lua_pushinteger(L, x + 1);
   lua_pushinteger(L, y + 1);
   lua_pushnumber(L, (lua_Number)Q.r.cost);
-  if (Q.r.partial) lua_pushstring(L, outcome_names[Q.r.outcome]);
+  if (Q.r.partial) lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
   lg_report(L, Q.ud);
   return Q.r.partial ? 4 : 3;
 }

@@ -306,7 +306,7 @@ static int l_search(lua_State *L) {
   return 3;
 }
 
-void ls_register(lua_State *L, int module) {
+void lst_register(lua_State *L, int module) {
   lua_createtable(L, 0, 2);
   lua_pushcfunction(L, scratch_gc);
   lua_setfield(L, -2, "__gc");

@@ -184,7 +184,7 @@ static int g_smooth(lua_State *L) {
   return 1;
 }
 
-const luaL_Reg ls_grid_methods[] = {
+const luaL_Reg lsi_grid_methods[] = {
     {"clearance", g_clearance},
     {"line_of_sight", g_line_of_sight},
     {"smooth", g_smooth},

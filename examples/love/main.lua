@@ -30,6 +30,7 @@ end
 local examples = find_astar()
 local scene = require("scene")
 local view = require("view")
+local crowd = require("crowd")
 
 local state = {
   query = { algorithm = "astar", heuristic = "default", weight = 2,
@@ -83,6 +84,10 @@ local function refresh(terrain)
 end
 
 local function use_map(i)
+  if state.crowd then
+    state.crowd:close()
+    state.crowd = nil
+  end
   state.map_index = i
   state.map = state.maps[i]
   state.map.grid:set_movement({ diagonals = state.diagonals })
@@ -123,6 +128,10 @@ end
 function love.mousepressed(px, py, button)
   local x, y = view.tile_at(state.map, state.layout, px, py)
   if not x then return end
+  if state.crowd then -- crowd mode: a new order for every unit
+    state.crowd:order(x, y)
+    return
+  end
   local s, g = state.map.start, state.map.goal
   if button == 1 and x == s[1] and y == s[2] then
     state.drag = "start"
@@ -186,6 +195,15 @@ local KEYS = {
       state.anim = { k = 0, total = total }
     end
   end,
+  o = function() -- crowd mode: a hundred units ordered to the goal at once
+    if state.crowd then
+      state.crowd:close()
+      state.crowd = nil
+    else
+      state.crowd = crowd.new(state.map, crowd.UNITS, state.query.unit)
+      state.crowd:order(state.map.goal[1], state.map.goal[2])
+    end
+  end,
   p = function()
     love.graphics.captureScreenshot("pathdemo-" .. os.time() .. ".png")
   end,
@@ -196,7 +214,7 @@ for i, b in ipairs(view.BRUSHES) do
   KEYS[tostring(i)] = function() state.brush = b end
 end
 local REDRAW_ONLY = { e = true, p = true, escape = true, space = true,
-                      m = true, r = true, c = true }
+                      m = true, r = true, c = true, o = true }
 
 function love.keypressed(key)
   local action = KEYS[key]
@@ -208,6 +226,7 @@ end
 -- The animation: the same search cut off after k expansions, k growing
 -- over about two seconds (the expansion order does not depend on the cap).
 function love.update(dt)
+  if state.crowd then state.crowd:update(dt) end
   local a = state.anim
   if not a then return end
   a.k = math.min(a.total, a.k + math.max(1, a.total * dt / 2))

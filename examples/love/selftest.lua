@@ -4,6 +4,7 @@
 -- must hold between them, draws the A* scene, saves a screenshot, and
 -- quits with status 0 only if everything held.
 local scene = require("scene")
+local crowd = require("crowd")
 
 local selftest = {}
 
@@ -78,6 +79,48 @@ local function check_animation(map)
     seen = now
   end
   print(("selftest %s animation ok"):format(map.key))
+end
+
+-- Crowd mode: a hundred units ordered at once, served by the pool; with a
+-- budget of nodes (the same frames on every run) and then of 1 ms (the
+-- demo's, timing printed).  Every unit gets find_path's cost, and on the
+-- valley some walk a partial path before their search ends.
+local function check_crowd(map)
+  for _, budget in ipairs({ { nodes = 2000 }, { seconds = 0.001 } }) do
+    local c = crowd.new(map, crowd.UNITS, "walker", budget)
+    c:order(map.goal[1], map.goal[2])
+    local frames = 0
+    repeat
+      c:update(1 / 60)
+      frames = frames + 1
+      local _, arrived = c:progress()
+    until arrived == #c.units or frames > 20000
+    local served, arrived = c:progress()
+    local p50, p99, max = c:percentiles()
+    print(("selftest crowd %s %s units=%d served=%d arrived=%d frames=%d "
+      .. "partial=%d p50=%.3f p99=%.3f max=%.3f"):format(map.key,
+      budget.nodes and "nodes" or "seconds", #c.units, served, arrived,
+      c.frames, c.started_partial, p50 * 1e3, p99 * 1e3, max * 1e3))
+    if #c.units ~= crowd.UNITS then
+      fail("crowd %s: %d units placed", map.key, #c.units)
+    end
+    if served ~= #c.units or arrived ~= #c.units then
+      fail("crowd %s: %d served, %d arrived", map.key, served, arrived)
+    end
+    for i, u in ipairs(c.units) do
+      local _, cost = map.grid:find_path(u.x, u.y, map.goal[1], map.goal[2],
+        { unit = "walker" })
+      if u.cost ~= cost then
+        fail("crowd %s unit %d: cost %s, find_path %s", map.key, i,
+          tostring(u.cost), tostring(cost))
+        break
+      end
+    end
+    if budget.nodes and map.key == "valley" and c.started_partial == 0 then
+      fail("crowd valley: no unit walked a partial path")
+    end
+    c:close()
+  end
 end
 
 local function check_zones(state, hooks)
@@ -213,7 +256,8 @@ local function exercise(state)
   local keys = { "a", "a", "tab", "h", "h", "d", "d", "u", "u", "u", "e",
                  "z", "[", "]", "3", "space", "m", "z", "m", "2", "c", "r",
                  "d", "d", "e", "s", "n", "space", "z", "s", "n", "space",
-                 "z", "s", "n", "f", "u", "f", "m", "f", "u", "m", "f" }
+                 "z", "s", "n", "f", "u", "f", "m", "f", "u", "m", "f",
+                 "o", "o" }
   for _, k in ipairs(keys) do
     step("key " .. k, love.keypressed, k)
     for _ = 1, 3 do step("update after " .. k, love.update, 0.25) end
@@ -260,6 +304,15 @@ local function exercise(state)
   end
   step("right-drag", love.mousepressed, tx, ty, 2)
   step("right-drag release", love.mousereleased, tx, ty, 2)
+  -- crowd mode: orders, a new order by a click, frames, leaving it
+  step("crowd on", love.keypressed, "o")
+  for _ = 1, 5 do step("crowd frame", love.update, 1 / 60) end
+  step("crowd order", love.mousepressed, tx, ty, 1)
+  for _ = 1, 5 do step("crowd frame", love.update, 1 / 60) end
+  if not state.crowd or state.crowd.goal[1] ~= start[1] + 3 then
+    fail("a click in crowd mode gave no order there")
+  end
+  step("crowd off", love.keypressed, "o")
   print(("selftest input ok: %d keys, 6 brushes, a drag"):format(#keys))
 end
 
@@ -295,6 +348,7 @@ function selftest.start(state, hooks)
   if #state.maps < 2 then fail("the arena map did not load") end
   check_animation(state.maps[1])
   for _, map in ipairs(state.maps) do check_natural(map) end
+  for _, map in ipairs(state.maps) do check_crowd(map) end
   hooks.use_map(1)
   check_zones(state, hooks)
   check_fields(state, hooks)

@@ -263,10 +263,33 @@ local function draw_marker(lay, tile, colour, letter)
     2 * r, "center")
 end
 
+-- Crowd mode: each unit a dot, yellow while it walks a partial path,
+-- grey while it waits for its first one, white on its final path.
+local function draw_crowd(c, lay)
+  local r = math.max(2, lay.size * 0.35)
+  for _, u in ipairs(c.units) do
+    local cx, cy = centre(lay, u.px, u.py)
+    if u.partial then
+      love.graphics.setColor(1.0, 0.85, 0.2)
+    elseif u.path then
+      love.graphics.setColor(1, 1, 1)
+    else
+      love.graphics.setColor(0.6, 0.6, 0.65)
+    end
+    love.graphics.circle("fill", cx, cy, r)
+  end
+end
+
 function view.draw_map(state, lay)
   love.graphics.clear(BACKGROUND)
   love.graphics.setColor(1, 1, 1)
   love.graphics.draw(state.canvas, lay.x, lay.y)
+  if state.crowd then
+    draw_crowd(state.crowd, lay)
+    draw_marker(lay, state.crowd.goal or state.map.goal,
+      { 0.90, 0.25, 0.25 }, "G")
+    return
+  end
   if state.show_zones then draw_zones(state, lay) end
   if state.field then draw_field(state, lay) end
   local r = state.result
@@ -347,6 +370,20 @@ function view.draw_panel(state)
     end
   end
   if state.anim then lines[#lines + 1] = line("animating...", DIM) end
+  if state.crowd then
+    local c = state.crowd
+    local served, arrived = c:progress()
+    local p50, p99, max = c:percentiles()
+    lines[#lines + 1] = line("")
+    lines[#lines + 1] = line(("crowd: %d units, %g ms of search a frame")
+      :format(#c.units, (c.budget.seconds or 0) * 1e3))
+    lines[#lines + 1] = line(("served %d   arrived %d   frames %d"):format(
+      served, arrived, c.frames))
+    lines[#lines + 1] = line(("update ms  p50 %.2f  p99 %.2f  max %.2f")
+      :format(p50 * 1e3, p99 * 1e3, max * 1e3), DIM, "small")
+    lines[#lines + 1] = line("click: order every unit there;  o: leave",
+      DIM, "small")
+  end
   if r.note then lines[#lines + 1] = line(r.note, DIM, "small") end
   lines[#lines + 1] = line("")
   local y = 18
@@ -393,7 +430,7 @@ function view.draw_brushes(state, x, y)
     "a / tab: algorithm    h: heuristic",
     "d: diagonals   u: unit   [ ]: weight",
     "s: unit size   n: path grid/smoothed/any-angle",
-    "e: explored   z: zones   space: animate",
+    "e: explored   z: zones   space: animate   o: crowd",
     "f: field / flee map / movement range",
     "m: next map   r: reset   p: screenshot",
   }
