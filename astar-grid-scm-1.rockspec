@@ -30,5 +30,6 @@ build = {
     ["astar"] = "lua/astar/init.lua",
     ["astar.movingai"] = "lua/astar/movingai.lua",
     ["astar.hex"] = "lua/astar/hex.lua",
+    ["astar.love"] = "lua/astar/love.lua",
   },
 }
