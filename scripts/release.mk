@@ -74,3 +74,9 @@ smoke-native: build/jit/astar/core.so
 	$(LUA_jit) spec/windows/smoke.lua 'build/jit/?.so'
 
 .PHONY: windows wine-smoke smoke-native
+
+# ---- LÖVE, as shipped ----
+love-packed: build/jit/astar/core.so
+	scripts/love-packed
+
+.PHONY: love-packed
