@@ -80,3 +80,12 @@ love-packed: build/jit/astar/core.so
 	scripts/love-packed
 
 .PHONY: love-packed
+
+# ---- the release ----
+dist: build/jit/astar/core.so $(WIN)/astar/core.dll
+	scripts/dist $(VERSION)
+
+dist-check:
+	scripts/check-dist $(VERSION)
+
+.PHONY: dist dist-check
