@@ -44,11 +44,14 @@ $(WIN)/lua51.dll: $(LUAJIT_SRC)/src/luajit.h
 $(WIN)/luajit.exe: $(WIN)/lua51.dll
 
 # Linked against LuaJIT's lua51.dll, the DLL LÖVE 11 ships under that name;
-# libgcc linked in, so the module needs only Windows' own DLLs beside it.
+# libgcc and MinGW's winpthreads (pthreads for the worker threads) linked
+# in, so the module needs only Windows' own DLLs beside it (a plain
+# -pthread would import libwinpthread-1.dll; dist-check rejects that).
+WIN_LIBS   := -Wl,-Bstatic -lwinpthread -Wl,-Bdynamic
 $(WIN)/astar/core.dll: $(CORE_SRC) $(BIND_SRC) $(HDRS) $(WIN)/lua51.dll
 	@mkdir -p $(dir $@)
 	$(MINGW)gcc $(WIN_CFLAGS) -I$(WIN)/luajit/src -Isrc -shared -static-libgcc \
-	  -s -o $@ $(CORE_SRC) $(BIND_SRC) $(WIN)/lua51.dll
+	  -s -o $@ $(CORE_SRC) $(BIND_SRC) $(WIN)/lua51.dll $(WIN_LIBS)
 
 windows: $(WIN)/astar/core.dll $(WIN)/luajit.exe
 
