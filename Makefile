@@ -121,3 +121,4 @@ clean:
 # stress, static checks); each fragment adds its own targets.
 -include fuzz/fuzz.mk
 -include spec/c/checks.mk
+-include scripts/release.mk

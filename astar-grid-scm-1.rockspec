@@ -3,6 +3,12 @@
 rockspec_format = "3.0"
 package = "astar-grid"
 version = "scm-1"
+-- source.url: the project's repository once it is public (git+https://...
+-- here, the tag's archive in a release's rockspec).  Until then a release's
+-- source is the tarball `make dist` writes: its rockspec
+-- (build/dist/astar-grid-<version>-1.rockspec, made from this one) names
+-- astar-<version>.tar.gz beside it.  This development rockspec is for
+-- `luarocks make` in a clone, which reads no URL.
 source = {
   url = "git+https://example.invalid/astar-grid.git",
 }
@@ -14,6 +20,8 @@ description = {
     optimal paths by default.
   ]],
   license = "MIT",
+  -- the repository's page once public; until then the README of a release
+  homepage = "https://example.invalid/astar-grid",
 }
 dependencies = {
   "lua >= 5.1, < 5.5",
@@ -31,5 +39,6 @@ build = {
     ["astar.movingai"] = "lua/astar/movingai.lua",
     ["astar.hex"] = "lua/astar/hex.lua",
     ["astar.path"] = "lua/astar/path.lua",
+    ["astar.love"] = "lua/astar/love.lua",
   },
 }

@@ -746,6 +746,8 @@ const luaL_Reg lg_grid_methods[] = {
     {"is_closed", g_is_closed},
     {NULL, NULL}};
 
+const char *const *const lg_movement_keys = movement_keys;
+
 const luaL_Reg lg_grid_meta[] = {
     {"__gc", g_gc},
     {"__tostring", g_tostring},

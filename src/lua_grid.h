@@ -202,6 +202,12 @@ extern const luaL_Reg lk_grid_methods[]; /* lua_links.c */
  * astar.search into the module table at index module. */
 void lgr_register(lua_State *L, int module);
 void lst_register(lua_State *L, int module);
+
+/* The option keys each options table accepts: the very lists la_options
+ * checks against (lua_module.c gathers them for scripts/check-library). */
+extern const char *const *const lg_movement_keys; /* set_movement */
+extern const char *const *const lq_query_keys;    /* find_path, next_step */
+extern const char *const *const lt_unit_keys;     /* set_unit */
 /* lua_grid.c: pushes a new empty grid (the module's metatable, its user
  * value with the names table at `names`) and sizes it (a Lua error names
  * argument warg when the size is too big). */

@@ -337,10 +337,58 @@ static const luaL_Reg *const grid_methods[] = {
     lqo_grid_methods, lsi_grid_methods, lf_grid_methods, lp_grid_methods,
     lk_grid_methods, NULL};
 
+/* ---- the option keys, for tools ---- */
+
+/* registry["astar.option_keys"] = {[type] = {[function] = {key, ...}}}:
+ * for each function that takes an options table, the list la_options
+ * checks that table against (the same array, not a copy), so that
+ * scripts/check-library compares the editor definitions
+ * (library/astar.lua) with the keys the module really accepts.  "astar"
+ * is the module's functions, other types are their metatables' names.
+ * A function that takes a new options table gets a row here. */
+typedef struct option_row {
+  const char *type, *fname;
+  const char *const *keys;
+} option_row;
+
+static void set_option_keys(lua_State *L) {
+  const option_row rows[] = {
+      {"astar", "new", new_keys},
+      {"astar", "from_string", new_keys},
+      {"astar", "from_table", new_keys},
+      {"astar", "parse_movingai", new_keys},
+      {GRID_MT, "find_path", lq_query_keys},
+      {GRID_MT, "next_step", lq_query_keys},
+      {GRID_MT, "set_movement", lg_movement_keys},
+      {GRID_MT, "set_unit", lt_unit_keys},
+      {NULL, NULL, NULL}};
+  const option_row *r;
+  lua_newtable(L);
+  for (r = rows; r->type != NULL; r++) {
+    int i;
+    lua_getfield(L, -1, r->type);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_newtable(L);
+      lua_pushvalue(L, -1);
+      lua_setfield(L, -3, r->type);
+    }
+    lua_newtable(L);
+    for (i = 0; r->keys[i] != NULL; i++) {
+      lua_pushstring(L, r->keys[i]);
+      lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, r->fname);
+    lua_pop(L, 1);
+  }
+  lua_setfield(L, LUA_REGISTRYINDEX, "astar.option_keys");
+}
+
 int luaopen_astar_core(lua_State *L);
 int luaopen_astar_core(lua_State *L) {
   int up, i;
   lg_open_anchor(L); /* before any grid: its finalizer runs after theirs */
+  set_option_keys(L);
   luaL_newmetatable(L, GRID_MT);
   up = lua_gettop(L);
   lua_pushnil(L); /* the trampoline, below */

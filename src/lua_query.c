@@ -942,6 +942,8 @@ static int g_next_step(lua_State *L) {
   return Q.r.partial ? 4 : 3;
 }
 
+const char *const *const lq_query_keys = query_keys;
+
 const luaL_Reg lq_grid_methods[] = {
     {"find_path", g_find_path},
     {"next_step", g_next_step},

@@ -9,9 +9,10 @@
 --
 -- Keys are listed in the panel and in the README.
 
--- Find the module: lua/ and build/jit/ of the repository this demo sits in,
--- or, in a shipped game, astar/ inside the game and astar/core.so beside
--- the .love file or the fused executable.
+-- Find the module.  From the repository: lua/ and build/jit/ of the
+-- repository this demo sits in.  Shipped (a .love or a fused game): astar/
+-- inside the game, and its binary where astar.love finds it (beside the
+-- .love or the executable, or inside the game: see the README).
 local function find_astar()
   local source = love.filesystem.getSource()
   local root = source .. "/../.."
@@ -22,12 +23,25 @@ local function find_astar()
       .. package.path
     package.cpath = root .. "/build/jit/?.so;" .. package.cpath
   end
-  package.cpath = love.filesystem.getSourceBaseDirectory() .. "/?.so;"
-    .. package.cpath
-  return source .. "/.."
+  local binary, err = require("astar.love").setup()
+  if not binary and not probe then error(err) end
+  return binary, source .. "/..", probe ~= nil
 end
 
-local examples = find_astar()
+local binary, examples, from_repository = find_astar()
+
+-- The text of maps/<name>: inside the game (a .love carries both maps),
+-- else the repository's examples/maps/.
+local function read_map(name)
+  local text = love.filesystem.read("maps/" .. name)
+  if text then return text end
+  local f = io.open(examples .. "/maps/" .. name, "rb")
+  if not f then return nil end
+  text = f:read("*a")
+  f:close()
+  return text
+end
+
 local scene = require("scene")
 local view = require("view")
 local crowd = require("crowd")
@@ -152,7 +166,7 @@ function love.mousereleased()
 end
 
 local function reset_map()
-  local fresh = scene.load_maps(examples)[state.map_index]
+  local fresh = scene.load_maps(read_map)[state.map_index]
   state.maps[state.map_index] = fresh
   use_map(state.map_index)
 end
@@ -252,13 +266,14 @@ end
 function love.load(args)
   view.init()
   love.graphics.setBackgroundColor(0.11, 0.11, 0.14)
-  state.maps = scene.load_maps(examples)
+  state.maps = scene.load_maps(read_map)
   for i, a in ipairs(args or {}) do
     if a == "--selftest" then
       local selftest = require("selftest")
       selftest.start(state, {
         use_map = use_map, refresh = refresh, refresh_zones = refresh_zones,
-        png = args[i + 1] or "pathdemo-selftest.png", examples = examples,
+        png = args[i + 1] or "pathdemo-selftest.png", read_map = read_map,
+        binary = binary, from_repository = from_repository,
       })
       return
     elseif a == "--paths" then

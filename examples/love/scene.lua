@@ -43,14 +43,6 @@ scene.DIAGONALS = { "no_corner_cut", "one_free", "always", "never" }
 scene.SIZES = { 1, 2, 3 }
 scene.SHAPES = { "grid", "smoothed", "any-angle" }
 
-local function read_file(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
-  local text = f:read("*a")
-  f:close()
-  return text
-end
-
 -- A new grid of the scene's terrain classes and units, w x h, all grass.
 local function new_grid(w, h, movement)
   local grid = astar.new(w, h, { terrains = scene.TERRAINS,
@@ -78,10 +70,11 @@ function scene.from_text(name, text, start, goal)
   return { name = name, grid = grid, text = text, start = start, goal = goal }
 end
 
--- A MovingAI benchmark map: its open tiles become road (cost 1 for a
--- walker, so costs match the benchmark's), its walls walls.
-function scene.from_movingai(name, path, start, goal)
-  local probe, err = astar.load_movingai(path)
+-- A MovingAI benchmark map (the text of a .map file): its open tiles
+-- become road (cost 1 for a walker, so costs match the benchmark's), its
+-- walls walls.
+function scene.from_movingai(name, text, start, goal)
+  local probe, err = astar.parse_movingai(text)
   if not probe then return nil, err end
   local w, h = probe:size()
   local grid = new_grid(w, h)
@@ -94,14 +87,15 @@ function scene.from_movingai(name, path, start, goal)
   return { name = name, grid = grid, start = start, goal = goal }
 end
 
--- The demo's maps; dir is examples/ (where love/ and maps/ are).
-function scene.load_maps(dir)
+-- The demo's maps; read(name) returns the text of maps/<name> (or nil).
+function scene.load_maps(read)
   local maps = {}
-  local text = assert(read_file(dir .. "/love/maps/valley.txt"))
+  local text = assert(read("valley.txt"))
   maps[1] = scene.from_text("Valley", text, { 2, 30 }, { 49, 5 })
   maps[1].key = "valley"
-  local arena = scene.from_movingai("Arena (Dragon Age: Origins)",
-    dir .. "/maps/arena.map", { 4, 4 }, { 46, 46 })
+  local arena_text = read("arena.map")
+  local arena = arena_text and scene.from_movingai(
+    "Arena (Dragon Age: Origins)", arena_text, { 4, 4 }, { 46, 46 })
   if arena then
     arena.key = "arena"
     maps[#maps + 1] = arena

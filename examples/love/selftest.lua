@@ -340,7 +340,42 @@ local function save(img, path)
   return #data
 end
 
+-- A love.thread thread starts with a fresh package.cpath: astar.love's
+-- setup() there too, then a search.  Run from the repository, the
+-- repository's paths are passed in; a shipped game's thread starts afresh
+-- and finds astar/ inside the game.
+local THREAD = [[
+  local path, cpath = ...
+  if path then package.path, package.cpath = path, cpath end
+  require("love.filesystem")
+  local ok, where = pcall(function() return require("astar.love").setup() end)
+  local astar = require("astar")
+  local _, cost = astar.new(10, 10):find_path(1, 1, 10, 10)
+  love.thread.getChannel("astar-selftest"):push(
+    ("cost=%.6f binary=%s"):format(cost, tostring(ok and where)))
+]]
+
+local function check_thread(from_repository)
+  local channel = love.thread.getChannel("astar-selftest")
+  local thread = love.thread.newThread(THREAD)
+  if from_repository then
+    thread:start(package.path, package.cpath)
+  else
+    thread:start()
+  end
+  local answer = channel:demand(20)
+  thread:wait()
+  if thread:getError() then fail("thread: %s", thread:getError()) end
+  print(("selftest thread %s"):format(tostring(answer)))
+  local cost = answer and tonumber(answer:match("cost=([%d.]+)"))
+  if not (cost and math.abs(cost - 9 * math.sqrt(2)) < 1e-5) then
+    fail("thread: no search result (%s)", tostring(answer))
+  end
+end
+
 function selftest.start(state, hooks)
+  print(("selftest binary %s"):format(tostring(hooks.binary)))
+  check_thread(hooks.from_repository)
   for i, map in ipairs(state.maps) do
     state.map_index = i
     run_map(map)
@@ -355,7 +390,7 @@ function selftest.start(state, hooks)
   exercise(state)
 
   -- back to the valley as it ships
-  state.maps = scene.load_maps(hooks.examples)
+  state.maps = scene.load_maps(hooks.read_map)
   state.diagonals = "no_corner_cut"
   state.show_zones = false
   state.field_mode = "off"

@@ -55,8 +55,8 @@ end
 
 --- Loads a MovingAI `.map` file into a grid.
 ---@param path string
----@param options? table same options as astar.new
----@return userdata|nil grid, string? message
+---@param options? astar.GridOptions same options as astar.new
+---@return astar.Grid|nil grid, string? message
 function astar.load_movingai(path, options)
   if type(path) ~= "string" then
     raise(1, "load_movingai", "path must be a string, got " .. describe(path))
@@ -82,7 +82,7 @@ astar.read_scenarios = movingai.read_scenarios
 
 --- Draws a grid as text with a path on it: `S` start, `G` goal, `*` the
 --- tiles between (the rest as in tostring(grid)).
----@param grid userdata
+---@param grid astar.Grid
 ---@param path? table flat {x1, y1, ..., xn, yn}
 ---@return string
 function astar.render(grid, path)
