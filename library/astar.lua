@@ -558,7 +558,9 @@ function Grid:repair(path, at_index, options, out) end
 ---Iterates over a path's tiles: `for i, x, y in astar.steps(path)`, `i`
 ---counting tiles from 1.
 ---@param path astar.Path
----@return fun(): integer?, integer?, integer?
+---@return fun(path: astar.Path, i: integer): integer?, integer?, integer? iterator
+---@return astar.Path state
+---@return integer start 0
 function astar.steps(path) end
 
 ---The number of tiles of a path (`#path / 2`).
