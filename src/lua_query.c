@@ -948,3 +948,4 @@ const luaL_Reg lq_grid_methods[] = {
     {"find_path", g_find_path},
     {"next_step", g_next_step},
     {NULL, NULL}};
+const char *const *const lq_next_step_keys = next_step_keys;
