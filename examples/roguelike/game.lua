@@ -309,7 +309,7 @@ local function guard_act(state, guard, index, chase, flee)
   if value then
     guard.reason = nil
     local x, y = chase:next_step(guard.x, guard.y, actor_seed(state, index))
-    if not guard_at(state, x, y, guard) then
+    if x and not guard_at(state, x, y, guard) then
       guard.mode, guard.x, guard.y = "chase", x, y
       state.occupied[2 * index - 1], state.occupied[2 * index] = x, y
     elseif plan_path(state, guard, index, false, value + CROWD) then
