@@ -238,7 +238,8 @@ end
 
 -- A new path for guard number `index` toward the thief, the other guards'
 -- tiles avoided (for this query only: the grid is not touched), random
--- ties from its own seed; `options.closest` or `options.max_cost` as asked.
+-- ties from its own seed; `closest` and `max_cost` as the options of
+-- find_path.
 -- Kept (guard.path) with the thief's tile it was planned for.
 local function plan_path(state, guard, index, closest, max_cost)
   local thief = state.thief
