@@ -258,9 +258,11 @@ A,,,,,,,
         { unit = "guard", closest = true })
       assert.are.equal("no_path", why)
       assert.are.same({ 5, 3 }, { want[#want - 1], want[#want] })
+      -- it plans once, then keeps to that path while the thief waits
       play(state, 12, function(s)
         waiting_thief(s)
-        assert.are.equal("closest", s.guards[1].mode)
+        assert.are.equal(s.turn == 1 and "closest" or "follow",
+          s.guards[1].mode)
         assert.are.equal("no_path", s.guards[1].reason)
       end)
       assert.are.same({ 5, 3 }, { state.guards[1].x, state.guards[1].y })
@@ -301,18 +303,80 @@ A,,,,,,,
 
     it("queue in a corridor instead of sharing a tile", function()
       local state = game.new({ map = "#########\nABC.....@\n#########" })
+      local queued = false
       play(state, 20, function(s)
         waiting_thief(s)
         for _, guard in ipairs(s.guards) do
           assert.are_not.equal("closest", guard.mode)
+          queued = queued or guard.mode == "queue"
         end
       end)
       assert.are.equal("caught", state.over)
+      assert.is_true(queued)
       -- C, first in line, grabs the thief; A and B wait behind it.
       local a, b, c = state.guards[1], state.guards[2], state.guards[3]
       assert.are.equal("catch", c.mode)
       assert.are.equal(8, c.x)
       assert.is_true(a.x < b.x and b.x < c.x)
+    end)
+
+    it("walk around a colleague in the way when it costs little more",
+       function()
+      local state = game.new({ map = ".........\nAB......@\n........." })
+      local a = state.guards[1]
+      local value = state.grid:field(9, 2, { unit = "guard" }):get(1, 2)
+      play(state, 1, waiting_thief)
+      -- A's best step is B's tile (B had not moved yet): it stepped off
+      -- its row to go round, at most 8 dearer than its field value
+      assert.are.equal("detour", a.mode)
+      assert.are_not.equal(2, a.y)
+      local _, rest = state.grid:find_path(a.x, a.y, 9, 2, { unit = "guard" })
+      local step = a.x ~= 1 and 3 or 2
+      assert.is_true(step + rest > value)
+      assert.is_true(step + rest <= value + 8)
+      -- kept while the thief waits, checked every turn
+      play(state, 2, waiting_thief)
+      assert.is_truthy(({ follow = true, mend = true, chase = true })[a.mode])
+    end)
+
+    it("keep their path while the thief waits, and mend it after an edit",
+       function()
+      local rows = {}
+      for y = 1, 7 do rows[y] = ("."):rep(20) end
+      rows[1] = "A" .. ("."):rep(19)
+      rows[5], rows[6] = ("~"):rep(20), ("~"):rep(20)
+      rows[7] = ("."):rep(19) .. "@"
+      local state = game.new({ map = table.concat(rows, "\n") })
+      local guard = state.guards[1]
+      waiting_thief(state)
+      assert.are.equal("closest", guard.mode)
+      waiting_thief(state)
+      assert.are.equal("follow", guard.mode)
+      local goal_x, goal_y = guard.path[#guard.path - 1], guard.path[#guard.path]
+      assert.are.same({ 20, 4 }, { goal_x, goal_y })
+      -- a wall across the guard's path (a door shuts) with one gap away
+      -- from where the path crossed: the kept path no longer holds; the guard mends it (repair) and
+      -- steps on legally
+      local path, at = guard.path, guard.at
+      local x, y_cross = path[2 * at + 5], path[2 * at + 6]
+      for y = 1, 4 do state.grid:set_blocked(x, y) end
+      state.grid:set_cost(x, y_cross <= 2 and 4 or 1, 1)
+      assert.is_false((state.grid:path_ok(path, at, { unit = "guard" })))
+      local before = { x = guard.x, y = guard.y }
+      waiting_thief(state)
+      assert.are.equal("mend", guard.mode)
+      assert.is_true(legal_guard_step(state.grid, before.x, before.y,
+        guard.x, guard.y))
+      assert.is_true(state.grid:path_ok(guard.path, guard.at,
+        { unit = "guard" }))
+      assert.are.same({ goal_x, goal_y },
+        { guard.path[#guard.path - 1], guard.path[#guard.path] })
+      -- it walks the mended path to the bank and waits there
+      play(state, 40, function(s)
+        waiting_thief(s)
+        assert.are.equal("follow", guard.mode)
+      end)
+      assert.are.same({ goal_x, goal_y }, { guard.x, guard.y })
     end)
 
     it("move legally and never share a tile in the house", function()

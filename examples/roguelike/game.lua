@@ -8,14 +8,20 @@
 ---   print(game.summary(state))                -- one line about the turn
 ---
 --- Every turn the thief takes one step (or waits), then each guard in turn
---- grabs the thief if it can step onto its tile, or else steps down one
---- field toward it: all guards share one distance field (grid:field), built
---- once a turn, and each takes field:next_step with a seed of its own. A
---- guard the thief is out of reach of (the thief swims the moat) goes as
---- near as it can (grid:next_step with closest). While the thief's lamp
---- burns, the guards flee its glare along a flee map (field:flee). The
---- thief wins on reaching a getaway spot (>), the guards when one of them
---- grabs it.
+--- grabs the thief if it can step onto its tile, or else steps toward it.
+--- All guards share one distance field toward the thief (grid:field),
+--- built once a turn, and each steps down it (field:next_step with a seed
+--- of its own). A guard whose step a colleague blocks plans a path around
+--- the guards (find_path with `avoid`: their tiles are blocked for its
+--- query only) when that costs little more, and else waits behind him. A
+--- guard the thief is out of reach of (the thief swims the moat) plans a
+--- path to the nearest tile it can reach (closest = true, `avoid` too).
+--- A guard keeps a planned path while the thief stays where it was
+--- planned for: each turn it checks it (grid:path_ok: colleagues move,
+--- the grid is edited) and mends it where it no longer holds
+--- (grid:repair). While the thief's lamp burns, the guards flee its glare
+--- along a flee map (field:flee). The thief wins on reaching a getaway
+--- spot (>), the guards when one of them grabs it.
 local astar = require("astar")
 local level = require("roguelike.level")
 
@@ -25,10 +31,13 @@ local game = {}
 -- stay below 2^53.
 game.MAX_SEED = 2147483647
 
--- A tile another guard stands on costs this much more, so a guard walks
--- around a colleague when the detour is short and queues behind him in a
--- doorway; its own step onto an occupied tile is a wait.
+-- A guard whose next step down the field a colleague stands on walks
+-- around him when the detour costs at most this much more than its field
+-- value, and else waits behind him (a doorway, a corridor).
 local CROWD = 8
+
+-- The options of the guards' field: their unit class, nothing else.
+local GUARD_CLASS = { unit = "guard" }
 
 -- The demo thief's fear of a tile, by its Chebyshev distance to a guard:
 -- it never steps onto or next to a guard (who would grab it at once) and
@@ -42,6 +51,10 @@ local LAMP_TURNS = 6
 -- What a guard did in its last act (guard.mode), for the status lines.
 local MODE_WORDS = {
   chase = "chases the thief",
+  detour = "walks around a colleague",
+  queue = "waits behind a colleague",
+  follow = "keeps to its path",
+  mend = "mends its path around a blocked tile",
   closest = "cannot reach the thief, goes as near as it can",
   catch = "grabs the thief!",
   flee = "flees the lamp's glare",
@@ -184,21 +197,14 @@ local function enter_tile(state, x, y)
 end
 
 -- The guards' shared field toward the thief, rebuilt every turn into the
--- same field (no allocation): every guard's tile costs CROWD more, so
--- guards walk around colleagues. Nil when guards cannot stand on the
--- thief's tile (the moat). With the lamp lit, the flee map of it.
+-- same field (no allocation) with the guards' plain terrain costs: no
+-- callback, so one build serves every guard at full speed. Nil when guards
+-- cannot stand on the thief's tile (the moat). With the lamp lit, the
+-- flee map of it.
 local function guard_fields(state)
   local thief = state.thief
   if not state.grid:get_cost(thief.x, thief.y, "guard") then return nil end
-  state.chase_options = state.chase_options or {
-    unit = "guard",
-    tile_cost = function(x, y, cost)
-      if guard_at(state, x, y) then return cost + CROWD end
-      return cost
-    end,
-  }
-  state.chase = state.grid:field(thief.x, thief.y, state.chase_options,
-    state.chase)
+  state.chase = state.grid:field(thief.x, thief.y, GUARD_CLASS, state.chase)
   if state.lamp > 0 then
     state.flee = state.chase:flee(-1.2, state.flee)
     return state.chase, state.flee
@@ -206,51 +212,118 @@ local function guard_fields(state)
   return state.chase
 end
 
--- Query options for a guard's step: random ties from its own seed, the
--- closest reachable tile when the thief is out of reach, and a detour
--- around the other guards.
-local function chase_options(state, guard, index)
-  return {
-    unit = "guard", ties = "random", seed = actor_seed(state, index),
-    closest = true,
-    tile_cost = function(x, y, cost)
-      if guard_at(state, x, y, guard) then return cost + CROWD end
-      return cost
-    end,
-  }
+-- Every guard's tile as the avoid option takes them, {x1, y1, x2, y2, ...},
+-- kept up to date as guards move (guard i at entries 2i - 1, 2i). A search
+-- never avoids its own start, so this one list serves every guard.
+local function occupied(state)
+  local tiles = state.occupied or {}
+  for i, guard in ipairs(state.guards) do
+    tiles[2 * i - 1], tiles[2 * i] = guard.x, guard.y
+  end
+  state.occupied = tiles
+  return tiles
 end
 
--- Guard number `index` acts: grab the thief when it can step onto its tile,
--- else take the first step toward it, or with closest = true toward the
--- nearest tile it can reach (next_step then always has a step, maybe its
--- own tile). `guard.mode` says which; `guard.reason` is next_step's 4th
--- value, the reason it fell back to the closest tile.
+-- Guard number `index` takes the next step of `guard.path` when the tile
+-- is free (else it waits on its tile, the path kept).
+local function follow_path(state, guard, index)
+  local path, at = guard.path, guard.at
+  if not path or #path < 2 * at + 2 then return end
+  local x, y = path[2 * at + 1], path[2 * at + 2]
+  if not guard_at(state, x, y, guard) then
+    guard.x, guard.y, guard.at = x, y, at + 1
+    state.occupied[2 * index - 1], state.occupied[2 * index] = x, y
+  end
+end
+
+-- A new path for guard number `index` toward the thief, the other guards'
+-- tiles avoided (for this query only: the grid is not touched), random
+-- ties from its own seed; `closest` and `max_cost` as the options of
+-- find_path.
+-- Kept (guard.path) with the thief's tile it was planned for.
+local function plan_path(state, guard, index, closest, max_cost)
+  local thief = state.thief
+  local path, _, _, reason = state.grid:find_path(guard.x, guard.y,
+    thief.x, thief.y, {
+      unit = "guard", avoid = state.occupied, closest = closest,
+      max_cost = max_cost, ties = "random", seed = actor_seed(state, index),
+    })
+  guard.path, guard.at, guard.reason = path, 1, reason
+  guard.target_x, guard.target_y = thief.x, thief.y
+  return path
+end
+
+-- The guard's kept path, checked: "follow" while it still holds from the
+-- guard's tile, "mend" when it no longer did (a colleague stepped onto it,
+-- an edit blocked it) and grid:repair mended it; nil (and the path
+-- dropped) when the thief has moved since it was planned, the guard is
+-- not on it, or it cannot be mended.
+local function check_path(state, guard)
+  local path, at, thief = guard.path, guard.at, state.thief
+  if not path then return nil end
+  if guard.target_x ~= thief.x or guard.target_y ~= thief.y
+      or path[2 * at - 1] ~= guard.x or path[2 * at] ~= guard.y then
+    guard.path = nil
+    return nil
+  end
+  local options = { unit = "guard", avoid = state.occupied }
+  if state.grid:path_ok(path, at, options) then return "follow" end
+  if state.grid:repair(path, at, options, path) then
+    guard.at = 1   -- the mended path starts on the guard's tile
+    return "mend"
+  end
+  guard.path = nil
+  return nil
+end
+
+-- Guard number `index` acts, first of what applies: flee the lamp along
+-- the flee map; grab the thief when it can step onto its tile; keep to its
+-- kept path (checked, mended); step down the shared field, or around a
+-- colleague standing on that step by a path avoiding the guards when it
+-- costs at most CROWD more (else wait behind him); with the thief out of
+-- the field's reach, a path with closest = true toward the nearest tile
+-- it can reach. `guard.mode` says which; `guard.reason` is find_path's
+-- reason for a closest path (kept while the guard follows it).
 local function guard_act(state, guard, index, chase, flee)
   local thief = state.thief
-  local x, y, reason
   if flee then -- the lamp: away from the thief, never toward it
-    guard.mode, guard.reason = "flee", nil
-    x, y = flee:next_step(guard.x, guard.y, actor_seed(state, index))
-    if x and not guard_at(state, x, y, guard) then guard.x, guard.y = x, y end
+    guard.mode, guard.reason, guard.path = "flee", nil, nil
+    local x, y = flee:next_step(guard.x, guard.y, actor_seed(state, index))
+    if x and not guard_at(state, x, y, guard) then
+      guard.x, guard.y = x, y
+      state.occupied[2 * index - 1], state.occupied[2 * index] = x, y
+    end
     return
   end
   if can_step(state, "guard", guard.x, guard.y, thief.x, thief.y) then
-    guard.mode, guard.reason = "catch", nil
+    guard.mode, guard.reason, guard.path = "catch", nil, nil
     state.over = "caught"
     say(state, guard.name .. " grabs the thief")
     return
   end
-  if chase and chase:get(guard.x, guard.y) then
-    x, y = chase:next_step(guard.x, guard.y, actor_seed(state, index))
-    x, y = x or guard.x, y or guard.y
-  else
-    x, y, _, reason = state.grid:next_step(guard.x, guard.y,
-      thief.x, thief.y, chase_options(state, guard, index))
+  local kept = check_path(state, guard)
+  if kept then
+    guard.mode = kept
+    return follow_path(state, guard, index)
   end
-  guard.mode, guard.reason = reason and "closest" or "chase", reason
-  if not guard_at(state, x, y, guard) then
-    guard.x, guard.y = x, y
+  local value = chase and chase:get(guard.x, guard.y)
+  if value then
+    guard.reason = nil
+    local x, y = chase:next_step(guard.x, guard.y, actor_seed(state, index))
+    if x and not guard_at(state, x, y, guard) then
+      guard.mode, guard.x, guard.y = "chase", x, y
+      state.occupied[2 * index - 1], state.occupied[2 * index] = x, y
+    elseif plan_path(state, guard, index, false, value + CROWD) then
+      guard.mode = "detour"
+      follow_path(state, guard, index)
+    else
+      guard.mode, guard.reason = "queue", nil
+    end
+    return
   end
+  plan_path(state, guard, index, true)
+  guard.mode = guard.reason and "closest" or "chase"
+  follow_path(state, guard, index)
 end
 
 --- Plays one turn: the thief steps by (dx, dy) (0, 0 waits), then every
@@ -270,7 +343,10 @@ function game.turn(state, dx, dy)
   state.events = {}
   enter_tile(state, x, y)
   local chase, flee
-  if not state.over then chase, flee = guard_fields(state) end
+  if not state.over then
+    occupied(state)
+    chase, flee = guard_fields(state)
+  end
   for index, guard in ipairs(state.guards) do
     if state.over then break end
     guard_act(state, guard, index, chase, flee)
@@ -387,9 +463,12 @@ local LOOKS = {
 for _, terrain in ipairs(level.terrains) do LOOKS[terrain.name] = terrain end
 LOOKS[level.broken.name] = level.broken
 
--- Guards are red while they can reach the thief, blue while they cannot.
-local GUARD_COLORS = { chase = "1;31", catch = "1;31", closest = "1;34",
-                       flee = "1;33" }
+-- Guards are red while they can reach the thief, blue while they cannot
+-- (a path to the closest tile: guard.reason says why), yellow in flight.
+local function guard_color(guard)
+  if guard.mode == "flee" then return "1;33" end
+  return guard.reason and "1;34" or "1;31"
+end
 
 -- Glyph and colour of tile (x, y): units, then items, then the ground.
 local function look(state, x, y)
@@ -399,7 +478,7 @@ local function look(state, x, y)
   end
   local guard = guard_at(state, x, y)
   if guard then
-    return { glyph = guard.name, color = GUARD_COLORS[guard.mode or "chase"] }
+    return { glyph = guard.name, color = guard_color(guard) }
   end
   if state.loot[key] then return LOOKS.loot end
   if state.lamps[key] then return LOOKS.lamp end
@@ -454,8 +533,9 @@ function game.render(state, color)
 end
 
 --- One line about the last turn: its number, the thief's tile, each
---- guard's tile and mode (chase, catch, or closest when it could not reach
---- the thief, next_step's reasons in brackets), then what happened.
+--- guard's tile and mode (chase, detour, queue, follow, mend, catch, flee,
+--- or closest when it could not reach the thief, find_path's reasons in
+--- brackets), then what happened.
 function game.summary(state)
   local parts = {
     ("turn %3d  thief %2d,%-2d "):format(state.turn, state.thief.x,
