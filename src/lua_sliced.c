@@ -122,7 +122,10 @@ static void own_overlays(lua_State *L, const char *fname, lsliced *s,
   /* the three lists are in the grid's buffers now: their sum fits */
   bytes = ne * sizeof(double) + 2 * (na + ne) * sizeof(int32_t);
   p = (unsigned char *)lg_alloc(ud, NULL, 0, bytes);
-  if (p == NULL) la_raise(L, ASTAR_ENOMEM, fname);
+  if (p == NULL) {
+    la_raise(L, ASTAR_ENOMEM, fname);
+    return; /* not reached: la_raise raises */
+  }
   s->overlay = p;
   s->overlay_bytes = bytes;
   if (ne != 0) { /* the costs first: their alignment */
