@@ -1197,6 +1197,16 @@ for _, fname in ipairs({ "path_ok", "path_cost", "repair" }) do
     exact(oarg, fname, "extra_cost[1] (x of tile 1) must be an integer in 1..10, got 0"))
   case(fname .. ": unknown unit", function(g) return call(g, PATH, { unit = "ghost" }) end,
     prefix(oarg, fname) .. "unit")
+  case(fname .. ": size 0", function(g) return call(g, PATH, { size = 0 }) end,
+    exact(oarg, fname, "size out of range 1..8, got 0"))
+  case(fname .. ": size bigger than the grid", function(g) return call(g, PATH, { size = 9 }) end,
+    exact(oarg, fname, "size out of range 1..8, got 9"))
+  case(fname .. ": size 1.5", function(g) return call(g, PATH, { size = 1.5 }) end,
+    exact(oarg, fname, "size must be an integer, got 1.5"))
+  case(fname .. ": size '2'", function(g) return call(g, PATH, { size = "2" }) end,
+    exact(oarg, fname, "size must be an integer, got '2'"))
+  case(fname .. ": size inf", function(g) return call(g, PATH, { size = INF }) end,
+    exact(oarg, fname, "size must be an integer, got inf"))
   case(fname .. " on a table instead of a grid", function(g)
     return g[fname]({}, PATH, 1)
   end, prefix(1, fname))
@@ -1268,6 +1278,33 @@ end, prefix(6, "query") .. "algorithm 'jps' needs")
 case("request: jps refused", function(g)
   return pool(g):request(1, 1, 2, 2, { algorithm = "jps", closest = true })
 end, prefix(6, "request") .. "algorithm 'jps' needs")
+-- avoid, extra_cost and size: read as find_path reads them
+for _, mk in ipairs({
+  { "query", function(g, o) return query(g, o) end },
+  { "request", function(g, o) return pool(g):request(1, 1, 2, 2, o) end },
+}) do
+  local fname, call = mk[1], mk[2]
+  case(fname .. ": avoid = 5", function(g) return call(g, { avoid = 5 }) end,
+    exact(6, fname, "avoid must be a table, got 5"))
+  case(fname .. ": avoid of odd length", function(g) return call(g, { avoid = { 1, 2, 3 } }) end,
+    exact(6, fname, "avoid must hold x, y pairs (an even count of numbers), got 3 numbers"))
+  case(fname .. ": avoid y out of range", function(g) return call(g, { avoid = { 1, 9 } }) end,
+    exact(6, fname, "avoid[2] (y of tile 1) must be an integer in 1..8, got 9"))
+  case(fname .. ": extra_cost of 4 numbers", function(g) return call(g, { extra_cost = { 1, 1, 1, 1 } }) end,
+    exact(6, fname, "extra_cost must hold x, y, cost triples (a count of numbers divisible by 3), got 4 numbers"))
+  case(fname .. ": extra_cost NaN", function(g) return call(g, { extra_cost = { 1, 1, NAN } }) end,
+    exact(6, fname, "extra_cost[3] (cost of tile 1) must be a finite number >= 0, got nan"))
+  case(fname .. ": avoid with jps", function(g)
+    return call(g, { avoid = { 1, 2 }, algorithm = "jps" })
+  end, prefix(6, fname) .. "algorithm 'jps' needs none of the options")
+  case(fname .. ": extra_cost with bidirectional", function(g)
+    return call(g, { extra_cost = { 1, 2, 1 }, algorithm = "bidirectional" })
+  end, prefix(6, fname) .. "algorithm 'bidirectional' needs none of the options")
+  case(fname .. ": size 9", function(g) return call(g, { size = 9 }) end,
+    exact(6, fname, "size out of range 1..8, got 9"))
+  case(fname .. ": size 2.5", function(g) return call(g, { size = 2.5 }) end,
+    exact(6, fname, "size must be an integer, got 2.5"))
+end
 case("query on a table instead of a grid", function(g)
   return g.query({}, 1, 1, 2, 2)
 end, exact(1, "query", "grid expected, got table"))

@@ -255,6 +255,157 @@ describe("find_path with size", function()
     assert.is_true(found > 100 and checked > 1000)
   end)
 
+  it("path_ok, path_cost and repair take size: brute-force footprint "
+    .. "steps, after random edits", function()
+    -- the first illegal tile of path from `from` on for an s x s unit
+    -- (nil: none) and the cost from there to the end
+    local function ref_check(m, unit, rule, s, path, from)
+      local function ok(x, y) return fits(m, unit, x, y, s) end
+      local x, y = path[2 * from - 1], path[2 * from]
+      if not ok(x, y) then return from, 0 end
+      local sum = 0
+      for i = from + 1, #path / 2 do
+        local nx, ny = path[2 * i - 1], path[2 * i]
+        local dx, dy = nx - x, ny - y
+        local diag = dx ~= 0 and dy ~= 0
+        local legal = math.abs(dx) <= 1 and math.abs(dy) <= 1 and
+                      (dx ~= 0 or dy ~= 0) and ok(nx, ny) and
+                      not (diag and rule == "never")
+        if legal and diag then
+          local a, b = ok(x + dx, y), ok(x, y + dy)
+          if rule == "no_corner_cut" then legal = a and b
+          elseif rule == "one_free" then legal = a or b end
+        end
+        if not legal then return i, sum end
+        sum = sum + (diag and SQRT2 or 1) * cost(m, unit, nx, ny)
+        x, y = nx, ny
+      end
+      return nil, sum
+    end
+    local rng = helpers.rng(2018)
+    local checks, bad_seen, repairs, hows = 0, 0, 0, {}
+    for case = 1, 150 do
+      local m = new_model(rng, rng:int(5, 10), rng:int(5, 10))
+      local rule = RULES[rng:int(1, 4)]
+      local g = build(m, rule)
+      local s = rng:int(2, 3)
+      local unit = rng:chance(0.5) and "boat" or "default"
+      local o = { size = s, unit = unit }
+      local fit = {}
+      for y = 1, m.h do
+        for x = 1, m.w do
+          if fits(m, unit, x, y, s) then fit[#fit + 1] = { x, y } end
+        end
+      end
+      local function anchor()
+        if #fit > 0 and rng:chance(0.9) then
+          local a = fit[rng:int(1, #fit)]
+          return a[1], a[2]
+        end
+        return rng:int(1, m.w), rng:int(1, m.h)
+      end
+      local function edit()
+        local x, y = rng:int(1, m.w), rng:int(1, m.h)
+        local i = (y - 1) * m.w + x
+        m.wall[i] = not m.wall[i]
+        g:set_blocked(x, y, m.wall[i])
+      end
+      for _ = 1, 6 do
+        -- a found path (legal until edits) or a random walk
+        local sx, sy = anchor()
+        local gx, gy = anchor()
+        local path = g:find_path(sx, sy, gx, gy, o)
+        if not path or rng:chance(0.2) then
+          path = { sx, sy }
+          for _ = 1, rng:int(0, 12) do
+            local d = DIRS[rng:int(1, 8)]
+            local x = math.max(1, math.min(m.w, path[#path - 1] + d[1]))
+            local y = math.max(1, math.min(m.h, path[#path] + d[2]))
+            path[#path + 1] = x
+            path[#path + 1] = y
+          end
+        end
+        for _ = 1, rng:pick({ 0, 0, 1, 2 }) do edit() end
+        local n = #path / 2
+        local where = ("case %d %s size %d %s, %d tiles"):format(case, rule,
+          s, unit, n)
+        local from = rng:int(1, n)
+        local bad, sum = ref_check(m, unit, rule, s, path, from)
+        local ok, at = g:path_ok(path, from, o)
+        if bad then
+          bad_seen = bad_seen + 1
+          assert(ok == false and at == bad, where .. ": path_ok says " ..
+            tostring(ok) .. ", " .. tostring(at) .. ", want false, " .. bad)
+        else
+          assert(ok == true, where .. ": path_ok false at " .. tostring(at))
+        end
+        bad, sum = ref_check(m, unit, rule, s, path, 1)
+        local c, idx = g:path_cost(path, o)
+        if bad then
+          assert(c == nil and idx == bad, where .. ": path_cost")
+        else
+          assert(helpers.close(c, sum, 1e-9), where .. ": cost " ..
+            tostring(c) .. ", want " .. sum)
+        end
+        checks = checks + 1
+        -- repair from a tile of the path: legal, ends where the path
+        -- ends, optimal when it searched afresh
+        local ro = { size = s, unit = unit }
+        if rng:chance(0.3) then ro.max_nodes = 1 end -- then afresh
+        local p2, c2, how = g:repair(path, from, ro)
+        local tx, ty = path[2 * n - 1], path[2 * n]
+        local fx, fy = path[2 * from - 1], path[2 * from]
+        local best = footprint_dijkstra(m, unit, rule, s, fx, fy, tx, ty)
+        if p2 then
+          repairs = repairs + 1
+          hows[how] = true
+          assert.are.equal(fx, p2[1])
+          assert.are.equal(fy, p2[2])
+          assert.are.equal(tx, p2[#p2 - 1])
+          assert.are.equal(ty, p2[#p2])
+          local b2, s2 = ref_check(m, unit, rule, s, p2, 1)
+          assert(b2 == nil, where .. ": repair (" .. how ..
+            ") gave an illegal step at " .. tostring(b2))
+          assert(helpers.close(c2, s2, 1e-9), where .. ": repair cost")
+          assert(best and s2 >= best - 1e-9, where .. ": beats Dijkstra")
+          if how == "searched" then
+            assert(helpers.close(c2, best, 1e-9), where ..
+              ": a fresh search costs " .. c2 .. ", want " .. best)
+          end
+        else
+          assert(best == nil, where .. ": repair found no path, want " ..
+            tostring(best))
+        end
+      end
+    end
+    assert.is_true(bad_seen > 100 and checks - bad_seen > 100, checks ..
+      " checks, " .. bad_seen .. " illegal")
+    assert.is_true(repairs > 150, repairs .. " repairs")
+    assert.is_true(hows.kept and hows.rejoined and hows.searched and true
+      or false)
+  end)
+
+  it("next_step with a size never follows a one-tile unit's path",
+    function()
+    local g = astar.from_string([[
+..........
+..........
+####.###..
+..........
+..........
+]])
+    -- the one-tile unit takes the gap at x = 5; a 2 x 2 unit goes round
+    local x1, y1, c1 = g:next_step(1, 1, 1, 4)
+    assert.are.same({ 2, 2 }, { x1, y1 })
+    local st = {}
+    local x, y, c = g:next_step(1, 1, 1, 4, { size = 2, stats = st })
+    local _, want = g:find_path(1, 1, 1, 4, { size = 2 })
+    assert.is_false(st.remembered)
+    assert.is_true(helpers.close(want, c, 1e-12))
+    assert.is_true(c > c1)
+    assert.is_true(g:clearance(x, y) >= 2)
+  end)
+
   it("runs JPS on the sized layer when the costs are uniform", function()
     local g = astar.from_string([[
 ..........

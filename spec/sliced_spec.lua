@@ -57,8 +57,18 @@ local ALGOS = { "auto", "astar", "jps", "dijkstra", "bfs", "greedy",
 local function random_options(rng, case, calls)
   local o = {}
   local w, h = case.width, case.height
+  -- a few tiles of the grid as a flat list (per: numbers per tile)
+  local function tiles(k, per)
+    local t = {}
+    for _ = 1, k do
+      t[#t + 1] = rng:int(1, w)
+      t[#t + 1] = rng:int(1, h)
+      if per == 3 then t[#t + 1] = rng:pick({ 0, 0.5, 1, 2, 7 }) end
+    end
+    return t
+  end
   local function family()
-    local f = rng:int(1, 13)
+    local f = rng:int(1, 15)
     if f == 1 then o.algorithm = rng:pick(ALGOS)
     elseif f == 2 then
       o.heuristic = rng:pick({ "manhattan", "chebyshev", "octile",
@@ -93,8 +103,12 @@ local function random_options(rng, case, calls)
         return math.abs(x - gx) + math.abs(y - gy) > 3 and 0.5 or 0
       end
       o.zones = false
-    else
+    elseif f == 13 then
       o.unit = "walker"
+    elseif f == 14 then
+      o.avoid = tiles(rng:int(0, 12), 2)
+    else
+      o.extra_cost = tiles(rng:int(1, 12), 3)
     end
   end
   family()
@@ -103,9 +117,9 @@ local function random_options(rng, case, calls)
   return o
 end
 
-local function random_grid(rng)
+local function random_grid(rng, wall)
   local case = helpers.random_case(rng, astar, {
-    width = rng:int(1, 14), height = rng:int(1, 14),
+    width = rng:int(1, 14), height = rng:int(1, 14), wall = wall,
   })
   local g = case.grid
   g:define_terrain("mud")
@@ -287,6 +301,239 @@ describe("grid:query", function()
     -- a finished query keeps its answer through later edits
     g:set_blocked(5, 5)
     assert.are.equal("found", q:step(5))
+  end)
+
+  it("keeps its own avoid and extra_cost lists: other calls, edits and "
+    .. "restarts do not change them", function()
+    local stale = 0
+    for seed = 1, 40 do
+      local rng = helpers.rng(seed * 6151)
+      local case = helpers.random_case(rng, astar, {
+        width = rng:int(6, 16), height = rng:int(6, 16), wall = 0.15,
+        weights = "int",
+      })
+      local g, w, h = case.grid, case.width, case.height
+      local function list(k, per)
+        local t = {}
+        for _ = 1, k do
+          t[#t + 1] = rng:int(1, w)
+          t[#t + 1] = rng:int(1, h)
+          if per == 3 then t[#t + 1] = rng:int(0, 5) end
+        end
+        return t
+      end
+      local ctx = "seed " .. seed
+      local sx, sy = helpers.pick_tile(rng, case)
+      local gx, gy = helpers.pick_tile(rng, case)
+      local o = { avoid = list(rng:int(1, 10), 2),
+                  extra_cost = list(rng:int(1, 10), 3) }
+      local keep = { avoid = { unpack(o.avoid) },
+                     extra_cost = { unpack(o.extra_cost) } }
+      local q = g:query(sx, sy, gx, gy, o)
+      -- the tables it read are the caller's again
+      for i = 1, #o.avoid do o.avoid[i] = 1 end
+      o.extra_cost[3] = 1000
+      -- the grid's buffers get other lists between its steps
+      local other = { avoid = list(20, 2), extra_cost = list(20, 3) }
+      local st = "running"
+      while st == "running" do
+        st = q:step(rng:int(1, 5))
+        g:find_path(gx, gy, sx, sy, other)
+        g:path_ok({ sx, sy }, 1, other)
+        g:query(1, 1, w, h, other):step(3)
+      end
+      local want = pack(g:find_path(sx, sy, gx, gy, keep))
+      same_answer(ctx, want, pack(q:result()))
+      -- stale after an edit; restarted, it still has its lists
+      q = g:query(sx, sy, gx, gy, keep)
+      if q:step(1) == "running" then
+        stale = stale + 1
+        local x, y = helpers.pick_tile(rng, case)
+        if (x ~= sx or y ~= sy) and (x ~= gx or y ~= gy) then
+          g:set_blocked(x, y)
+        else
+          g:set_cost(x, y, 3)
+        end
+        assert.are.equal("stale", q:step(1))
+        g:find_path(gx, gy, sx, sy, other)
+        q:restart()
+        finish(q, 3)
+        same_answer(ctx .. ", restarted",
+          pack(g:find_path(sx, sy, gx, gy, keep)), pack(q:result()))
+      end
+      q:close()
+    end
+    assert.is_true(stale > 20, "only " .. stale .. " went stale")
+  end)
+
+  it("takes size as find_path does (sizes 2 and 3), with units and "
+    .. "overlays", function()
+    local ran, raised, sized = 0, 0, 0
+    for seed = 1, 120 do
+      local rng = helpers.rng(seed * 3571)
+      local case = random_grid(rng, rng:int(0, 20) / 100)
+      local g, w, h = case.grid, case.width, case.height
+      local size = rng:int(2, 3)
+      if size <= math.min(w, h) then
+        local o = { size = size }
+        if rng:chance(0.3) then o.unit = "walker" end
+        if rng:chance(0.4) then
+          o.algorithm = rng:pick({ "astar", "jps", "dijkstra", "greedy" })
+        end
+        if rng:chance(0.3) then
+          o.avoid = { rng:int(1, w), rng:int(1, h), rng:int(1, w),
+                      rng:int(1, h) }
+        end
+        if rng:chance(0.2) then o.closest = true end
+        -- mostly tiles where the unit fits
+        local function tile()
+          local x, y = rng:int(1, w), rng:int(1, h)
+          for _ = 1, 20 do
+            if g:clearance(x, y, o.unit) >= size then break end
+            x, y = rng:int(1, w), rng:int(1, h)
+          end
+          return x, y
+        end
+        local sx, sy = tile()
+        local gx, gy = tile()
+        local ctx = ("seed %d, size %d, %dx%d %s"):format(seed, size, w, h,
+          case.rule)
+        local ok, a, b, c, d = pcall(g.find_path, g, sx, sy, gx, gy, o)
+        if not ok then
+          raised = raised + 1
+          local qok, qerr = pcall(g.query, g, sx, sy, gx, gy, o)
+          assert(not qok, ctx .. ": find_path raised, grid:query did not")
+          assert.are.equal(words(a), words(qerr))
+        else
+          ran = ran + 1
+          if a then sized = sized + 1 end
+          local want = pack(a, b, c, d)
+          for _, n in ipairs(SLICES) do
+            local q = g:query(sx, sy, gx, gy, o)
+            finish(q, n)
+            same_answer(ctx .. ", slice " .. tostring(n), want,
+              pack(q:result()))
+            q:close()
+          end
+          local pf = astar.pathfinder(g, { searches = 2, slice = 5 })
+          local id = pf:request(sx, sy, gx, gy, o)
+          pf:request(gx, gy, sx, sy, o) -- a neighbour on the other slot
+          while pf:pending() > 0 do pf:update({ nodes = 7 }) end
+          for rid, status, path, cost in pf:done() do
+            if rid == id then
+              assert.are.equal(a and (d or "found") or b, status)
+              if a then
+                same_answer(ctx .. ", pool", pack(a, b), pack(path, cost))
+              else
+                assert.is_nil(path)
+              end
+            end
+          end
+          pf:close()
+        end
+      end
+    end
+    assert.is_true(ran > 60, "only " .. ran .. " queries ran")
+    assert.is_true(sized > 30, "only " .. sized .. " paths found")
+  end)
+
+  it("pool requests keep their avoid and extra_cost through restarts",
+    function()
+    local rng = helpers.rng(777)
+    local case = helpers.random_case(rng, astar, {
+      width = 30, height = 30, wall = 0.15, weights = "int",
+      rule = "no_corner_cut",
+    })
+    local g = case.grid
+    local pf = astar.pathfinder(g, { searches = 3, slice = 9 })
+    local opts, ends = {}, {}
+    for i = 1, 24 do
+      local o = { avoid = {}, extra_cost = {} }
+      for _ = 1, rng:int(1, 15) do
+        local x, y = helpers.pick_tile(rng, case)
+        o.avoid[#o.avoid + 1] = x
+        o.avoid[#o.avoid + 1] = y
+        x, y = helpers.pick_tile(rng, case)
+        o.extra_cost[#o.extra_cost + 1] = x
+        o.extra_cost[#o.extra_cost + 1] = y
+        o.extra_cost[#o.extra_cost + 1] = rng:int(1, 6)
+      end
+      if i % 4 == 0 then o.size = 2 end
+      local sx, sy = helpers.pick_tile(rng, case)
+      local gx, gy = helpers.pick_tile(rng, case)
+      local id = pf:request(sx, sy, gx, gy, o)
+      -- what the request read is a copy: the caller's tables are free
+      opts[id] = { avoid = { unpack(o.avoid) },
+                   extra_cost = { unpack(o.extra_cost) }, size = o.size }
+      ends[id] = { sx, sy, gx, gy }
+      o.avoid[1], o.extra_cost[3] = 1, 100
+    end
+    local seen, frames, found = 0, 0, 0
+    while pf:pending() > 0 do
+      pf:update({ nodes = 60 })
+      frames = frames + 1
+      assert(frames < 10000, "the pool never finishes")
+      for id, status, path, cost in pf:done() do
+        seen = seen + 1
+        local e = ends[id]
+        local want = pack(g:find_path(e[1], e[2], e[3], e[4], opts[id]))
+        assert.are.equal(want[1] and "found" or want[2], status)
+        if want[1] then
+          found = found + 1
+          same_answer("request " .. id, pack(want[1], want[2]),
+            pack(path, cost))
+        else
+          assert.is_nil(path)
+        end
+      end
+      if frames == 2 or frames == 5 then -- running requests begin again
+        local x, y = helpers.pick_tile(rng, case)
+        g:set_cost(x, y, rng:int(1, 9))
+      end
+      g:find_path(1, 1, 30, 30, { avoid = { 2, 2, 3, 3, 4, 4 },
+                                  extra_cost = { 5, 5, 1 } })
+    end
+    assert.are.equal(24, seen)
+    assert.is_true(found > 12, "only " .. found .. " paths found")
+    assert.is_true(pf:stats().restarts > 0)
+  end)
+
+  it("reports its copies to the collector: dropped queries are reclaimed",
+    function()
+    -- one shared list of 22500 tiles: each query's copy (180 kB) is
+    -- memory the collector cannot see, but is told of
+    local g = astar.new(150, 150)
+    local avoid = {}
+    for y = 1, 150, 2 do
+      for x = 1, 150 do
+        avoid[#avoid + 1] = x
+        avoid[#avoid + 1] = y
+      end
+    end
+    collectgarbage("collect")
+    local alive = setmetatable({}, { __mode = "v" })
+    for i = 1, 60 do
+      alive[i] = g:query(1, 2, 150, 150, { avoid = avoid })
+    end
+    local left = 0
+    for _ in pairs(alive) do left = left + 1 end
+    assert.is_true(left < 30, left .. " of 60 dropped queries still alive")
+    -- and requests a full pool refuses, or forgets, free theirs at once
+    local pf = astar.pathfinder(g, { max_pending = 1 })
+    assert.is_number(pf:request(1, 2, 150, 150, { avoid = avoid }))
+    for _ = 1, 5 do
+      assert.are.same({ nil, "full" },
+        { pf:request(1, 2, 150, 150, { avoid = avoid }) })
+    end
+    pf:update({ nodes = 100000 })
+    local n = 0
+    for _, status in pf:done() do -- every other row avoided: no way down
+      n = n + 1
+      assert.are.equal("no_path", status)
+    end
+    assert.are.equal(1, n)
+    assert.are.equal("no_path",
+      select(2, g:find_path(1, 2, 150, 150, { avoid = avoid })))
   end)
 
   it("runs IDA* and bidirectional search whole in their first step",

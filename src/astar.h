@@ -701,7 +701,8 @@ int astar_explored_next(const astar_search *s, uint32_t *i, int32_t *x,
 
 /* Path checks (path_check.c).  A path is n tiles, xy[2i], xy[2i + 1]
  * (0-based, in range: the caller checks).  astar_path_check walks it from
- * tile `from` under the rules a search of q would use (q->unit's layer:
+ * tile `from` under the rules a search of q would use (q->unit's layer,
+ * or its q->size layer for q->size > 1 (prepared: astar_grid_prepare_size):
  * passability, the moves masks with the corner rule and height limits,
  * unit-class costs, heights; q's overlays, where the tile at `from` and
  * the last tile are never avoided; q's callbacks are not seen): the tile

@@ -20,11 +20,11 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const check_keys[] = {"unit", "avoid", "extra_cost",
-                                         NULL};
-static const char *const repair_keys[] = {"unit", "avoid", "extra_cost",
-                                          "max_nodes", "stats", "zones",
-                                          NULL};
+static const char *const check_keys[] = {"unit", "size", "avoid",
+                                         "extra_cost", NULL};
+static const char *const repair_keys[] = {"unit", "size", "avoid",
+                                          "extra_cost", "max_nodes", "stats",
+                                          "zones", NULL};
 static const char *const outcome_names[] = {
     "found", "no_path", "start_blocked", "goal_blocked", "cutoff", "running"};
 #define READ_BATCH 32 /* numbers read before the stack is popped */
@@ -60,12 +60,15 @@ static double index_arg(lua_State *L, int arg, const char *fname,
 }
 
 static void read_options(lua_State *L, int arg, const char *fname,
-                         const char *const keys[], lp_options *o) {
+                         const char *const keys[], const astar_grid *g,
+                         lp_options *o) {
   char buf[64];
   memset(o, 0, sizeof *o);
   astar_query_defaults(&o->q);
   if (!la_options(L, arg, fname, keys)) return;
   o->q.unit = lt_unit_option(L, arg, fname, 1);
+  /* an s x s unit: its steps are those of the "clearance >= s" layer */
+  o->q.size = la_size_option(L, arg, fname, g);
   if (keys == repair_keys) {
     double v;
     lua_getfield(L, arg, "max_nodes");
@@ -138,13 +141,16 @@ static size_t check_index(lua_State *L, int arg, const char *fname,
   return (size_t)v - 1;
 }
 
-/* Takes the map, reads the path and the overlays, prepares the unit. */
+/* Takes the map, reads the path and the overlays, prepares the unit (and
+ * its size's layer). */
 static int32_t *take(lua_State *L, const char *fname, lgrid *ud,
                      lp_options *o, int oarg, size_t *n, unsigned what) {
   astar_grid *g = lg_core(L, ud, fname);
   int32_t *xy = read_path(L, 2, fname, ud, n);
+  int st;
   lq_overlay_fill(L, oarg, fname, ud, &o->q, o->avoid, o->extra);
-  lg_prepare(L, g, o->q.unit, what, fname);
+  st = astar_grid_prepare_size(g, o->q.unit, o->q.size, what);
+  if (st != ASTAR_OK) la_raise(L, st, fname);
   return xy;
 }
 
@@ -168,7 +174,7 @@ static int g_path_ok(lua_State *L) {
   lua_settop(L, 4);
   path_table(L, 2, "path_ok");
   v = index_arg(L, 3, "path_ok", "from_index", 1);
-  read_options(L, 4, "path_ok", check_keys, &o);
+  read_options(L, 4, "path_ok", check_keys, &ud->g, &o);
   xy = take(L, "path_ok", ud, &o, 4, &n, 0);
   from = check_index(L, 3, "path_ok", "from_index", v, n);
   check(L, "path_ok", ud, &o, xy, n, from, &rep);
@@ -191,7 +197,7 @@ static int g_path_cost(lua_State *L) {
   int32_t *xy;
   lua_settop(L, 3);
   path_table(L, 2, "path_cost");
-  read_options(L, 3, "path_cost", check_keys, &o);
+  read_options(L, 3, "path_cost", check_keys, &ud->g, &o);
   xy = take(L, "path_cost", ud, &o, 3, &n, 0);
   check(L, "path_cost", ud, &o, xy, n, 0, &rep);
   lg_report(L, ud);
@@ -316,7 +322,7 @@ static int g_repair(lua_State *L) {
   if (t != LUA_TNONE && t != LUA_TNIL && t != LUA_TTABLE)
     la_error(L, 5, "repair", "out must be a table, got %s",
              la_describe(L, 5, buf, sizeof buf));
-  read_options(L, 4, "repair", repair_keys, &o);
+  read_options(L, 4, "repair", repair_keys, &ud->g, &o);
   memset(&w, 0, sizeof w);
   w.ud = ud;
   w.xy = take(L, "repair", ud, &o, 4, &w.n,

@@ -185,6 +185,7 @@ static void forget(lua_State *L, int pool, lpool *p, int idx, lsliced *s) {
   lua_rawset(L, -3);
   lua_pop(L, 2);
   s->closed = 1;
+  lqo_free_overlays(s);
   lqo_drop_values(L, idx);
 }
 
@@ -334,6 +335,7 @@ static int pf_request(lua_State *L) {
     forget(L, 1, p, 11, old);
   } else if (p->queue.n + p->nrunning >= p->max_pending) {
     s->closed = 1;
+    lqo_free_overlays(s);
     lua_pushnil(L);
     lua_pushliteral(L, "full");
     return 2;
@@ -362,6 +364,7 @@ static int pf_request(lua_State *L) {
   push_back(&p->queue, s);
   s->where = LS_QUEUED;
   p->requests++;
+  lg_report(L, p->grid); /* its overlays' memory (may run finalizers) */
   lua_pushinteger(L, (lua_Integer)id);
   return 1;
 }

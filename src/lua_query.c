@@ -788,7 +788,7 @@ static int g_find_path(lua_State *L) {
  * the memory keeps (unit, heuristic, weight, algorithm, ties, zones,
  * min_cost)?  Only such queries are remembered and answered from memory:
  * callbacks, overlays, goals, cutoffs, closest, blocked start or goal,
- * random ties and explored all search. */
+ * random ties, explored and a size above 1 all search. */
 static int rememberable(const lq_query *Q) {
   const astar_query *q = &Q->q;
   return q->tile_fn == NULL && q->move_fn == NULL &&
@@ -796,7 +796,7 @@ static int rememberable(const lq_query *Q) {
          q->navoid == 0 && q->nextra == 0 && !(q->max_cost < HUGE_VAL) &&
          q->max_length == 0 && q->max_nodes == 0 && !q->closest &&
          !q->leave_blocked_start && !q->next_to_blocked_goal &&
-         q->ties != ASTAR_TIES_RANDOM && Q->explored == 0;
+         q->ties != ASTAR_TIES_RANDOM && Q->explored == 0 && q->size <= 1;
 }
 
 static int memory_fits(const lg_memory *m, const astar_grid *g,

@@ -16,7 +16,11 @@
  *    the grid, or steps, restarts or closes the query, gets an error or a
  *    deferred close, never a context freed under the search;
  *  - every step compares the grid's edit counter with the one its search
- *    began at: an edit makes the query "stale" (restart it).
+ *    began at: an edit makes the query "stale" (restart it);
+ *  - its avoid and extra_cost lists are read once, into the grid's
+ *    buffers as find_path reads them, and copied at once into a block of
+ *    its own (the grid's buffers belong to the grid's next call): every
+ *    begin, restart included, stamps them from there.
  */
 #include "astar.h"
 #include "compat.h"
@@ -53,8 +57,20 @@ static lsliced *check_query(lua_State *L, const char *fname) {
   return s;
 }
 
+void lqo_free_overlays(lsliced *s) {
+  if (s->overlay == NULL || s->busy) return;
+  (void)lg_alloc(s->grid, s->overlay, s->overlay_bytes, 0);
+  s->overlay = NULL;
+  s->overlay_bytes = 0;
+  s->Q.q.avoid = NULL;
+  s->Q.q.extra_tiles = NULL;
+  s->Q.q.extra_costs = NULL;
+  s->Q.q.navoid = s->Q.q.nextra = 0;
+}
+
 static void release(lsliced *s) {
   if (!s->borrowed) lg_give_context(s->grid, &s->own);
+  lqo_free_overlays(s);
   s->ctx = NULL;
   s->state = LS_NEW;
 }
@@ -84,6 +100,48 @@ void lqo_drop_values(lua_State *L, int idx) {
   compat_setuservalue(L, obj);
 }
 
+/* Reads the avoid and extra_cost lists (their tables on the stack: Q's
+ * indices) as find_path does, into the grid's buffers, then copies them
+ * into one block of the query's own and points Q.q at it.  The grid is
+ * open (lg_core): no Lua code runs from the fill to the copy. */
+static void own_overlays(lua_State *L, const char *fname, lsliced *s,
+                         lgrid *ud) {
+  astar_query *q = &s->Q.q;
+  size_t na, ne, bytes;
+  unsigned char *p;
+  lq_overlay_fill(L, 6, fname, ud, q, s->Q.avoid, s->Q.extra);
+  s->Q.avoid = s->Q.extra = 0; /* stack indices of this call only */
+  na = q->navoid;
+  ne = q->nextra;
+  if (na == 0) q->avoid = NULL;
+  if (ne == 0) {
+    q->extra_tiles = NULL;
+    q->extra_costs = NULL;
+  }
+  if (na == 0 && ne == 0) return;
+  /* the three lists are in the grid's buffers now: their sum fits */
+  bytes = ne * sizeof(double) + 2 * (na + ne) * sizeof(int32_t);
+  p = (unsigned char *)lg_alloc(ud, NULL, 0, bytes);
+  if (p == NULL) {
+    la_raise(L, ASTAR_ENOMEM, fname);
+    return; /* not reached: la_raise raises */
+  }
+  s->overlay = p;
+  s->overlay_bytes = bytes;
+  if (ne != 0) { /* the costs first: their alignment */
+    memcpy(p, q->extra_costs, ne * sizeof(double));
+    q->extra_costs = (const double *)(void *)p;
+    p += ne * sizeof(double);
+    memcpy(p, q->extra_tiles, 2 * ne * sizeof(int32_t));
+    q->extra_tiles = (const int32_t *)(void *)p;
+    p += 2 * ne * sizeof(int32_t);
+  }
+  if (na != 0) {
+    memcpy(p, q->avoid, 2 * na * sizeof(int32_t));
+    q->avoid = (const int32_t *)(void *)p;
+  }
+}
+
 /* Values of the options kept in the user value, by slot. */
 static void keep(lua_State *L, int uv, int slot, int idx) {
   if (idx == 0) return;
@@ -106,10 +164,13 @@ lsliced *lqo_push(lua_State *L, const char *fname, lgrid *ud, int grid,
   lua_pushvalue(L, grid);
   lua_rawseti(L, -2, LS_GRID);
   compat_setuservalue(L, obj);
+  s->grid = ud;
   lq_read(L, fname, ud, grid, &s->Q, NULL);
-  if (s->Q.avoid != 0 || s->Q.extra != 0)
-    la_error(L, 6, fname, "option %s is not taken by query objects",
-             s->Q.avoid != 0 ? "avoid" : "extra_cost");
+  if (s->Q.avoid != 0 || s->Q.extra != 0) {
+    /* reading the options ran Lua code: is the grid still open? */
+    (void)lg_core(L, ud, fname);
+    own_overlays(L, fname, s, ud);
+  }
   compat_getuservalue(L, obj);
   uv = lua_gettop(L);
   keep(L, uv, LS_TILE, s->Q.tile);
@@ -118,7 +179,6 @@ lsliced *lqo_push(lua_State *L, const char *fname, lgrid *ud, int grid,
   keep(L, uv, LS_GOALS, s->Q.goals);
   keep(L, uv, LS_STATS, s->Q.stats);
   keep(L, uv, LS_EXPLORED, s->Q.explored);
-  s->grid = ud;
   s->ctx = own ? &s->own : NULL;
   if (own) (void)lg_take_context(ud, &s->own);
   s->r.outcome = ASTAR_RUNNING;
@@ -299,6 +359,7 @@ static int g_query(lua_State *L) {
   s = lqo_push(L, "query", ud, 1, 1);
   /* an algorithm that refuses the options says so now, not at a step */
   lq_check(L, "query", lg_core(L, ud, "query"), &s->Q);
+  lg_report(L, ud); /* its overlays' memory (may run finalizers: last) */
   return 1;
 }
 
@@ -418,6 +479,8 @@ static int q_gc(lua_State *L) {
     s->closed = 1;
     if (s->busy == 0) release(s);
   }
+  /* a pool's request the pool let go of, or one half-made */
+  if (s != NULL && s->grid != NULL) lqo_free_overlays(s);
   return 0;
 }
 

@@ -38,6 +38,11 @@ typedef struct lsliced {
   double id;          /* the pool's request id */
   int slot;           /* the pool's context slot, -1 when none */
   int where;          /* the pool's list it is on: LS_NOWHERE, ... */
+  /* its own copies of the avoid and extra_cost lists (Q.q points at
+   * them): one block from the grid's allocator (so the grid's count, and
+   * through it the collector, sees it), NULL when there are none */
+  void *overlay;
+  size_t overlay_bytes;
 } lsliced;
 
 /* Reads a query on the grid ud (names at stack index grid) from args 2..6
@@ -63,6 +68,9 @@ int lqo_push_path(lua_State *L, lsliced *s, int partial, int out);
 void lqo_drop_values(lua_State *L, int idx);
 /* Frees what the query holds (idempotent; deferred while busy). */
 void lqo_close(lua_State *L, int idx, lsliced *s);
+/* Frees the query's copies of its overlays (idempotent; not while busy):
+ * for a pool's request it forgets, or refuses. */
+void lqo_free_overlays(lsliced *s);
 
 extern const luaL_Reg lqo_query_methods[];
 extern const luaL_Reg lqo_query_meta[];

@@ -3,8 +3,9 @@
  * (astar_path_check) and repairing one after edits (astar_path_repair).
  *
  * The check walks the path with the very rules a search reads: the
- * unit's layer (its move masks hold passability, the corner rule and
- * height limits), its tile costs and heights, and the query's overlays;
+ * unit's layer, or its size's (its move masks hold passability, the corner
+ * rule and height limits), its tile costs and heights, and the query's
+ * overlays;
  * a step is legal exactly when a search could take it.  The repair is a
  * multi-goal search (the `goals` option of the A* loop) from the unit's
  * tile onto the old path's first legal tiles past its last break, capped
@@ -46,7 +47,10 @@ int astar_path_check(astar_search *s, const astar_grid *g,
   out->cost = 0.0;
   if (from >= n || g->cost == NULL) return ASTAR_EINVAL;
   if (acc != NULL) acc[from] = 0.0;
-  if ((st = astar_grid_layer(g, q->unit, &L)) != ASTAR_OK) return st;
+  /* an s x s unit's own layer: tiles of clearance >= s, moves with the
+   * corner rule applied to the footprint (q->size <= 1: the unit's) */
+  if ((st = astar_grid_layer_size(g, q->unit, q->size, &L)) != ASTAR_OK)
+    return st;
   if (astar__uses_overlay(q)) {
     astar_query oq = *q;
     if (s == NULL) return ASTAR_EINVAL;
