@@ -500,12 +500,14 @@ function Grid:smooth(path, out, options) end
 ---@field unit? string the unit class whose costs and height rules apply (default `"default"`)
 ---@field avoid? integer[] tiles that count as blocked, flat `{x1, y1, ...}` (never the unit's own tile nor the last one)
 ---@field extra_cost? number[] costs added to tiles, flat `{x1, y1, c1, ...}`
+---@field size? integer the side of a square unit (its top-left tile's steps, the whole footprint open; default 1)
 
 ---Options of `grid:repair`.
 ---@class astar.RepairOptions
 ---@field unit? string the unit class (default `"default"`)
 ---@field avoid? integer[] tiles blocked for this repair only, flat `{x1, y1, ...}`
 ---@field extra_cost? number[] costs added to tiles for this repair only, flat `{x1, y1, c1, ...}`
+---@field size? integer the side of a square unit, as for `find_path` (default 1)
 ---@field max_nodes? integer the mending search's budget (default: twice the tiles left on the path, plus 64)
 ---@field stats? astar.RepairStats a table filled with what the repair did
 ---@field zones? boolean `false`: neither consult nor build the zones (default `true`)
