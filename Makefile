@@ -13,7 +13,9 @@ CC      ?= cc
 OPT     ?= -O2
 WARN    := -std=c99 -Wall -Wextra -Werror -Werror=implicit-function-declaration \
            -Wmissing-prototypes -Wstrict-prototypes -Wshadow -pedantic
-CFLAGS_ALL = $(OPT) $(WARN) -fPIC $(CFLAGS)
+# -pthread: the worker pool (src/workers.c) runs POSIX threads
+PTHREAD ?= -pthread
+CFLAGS_ALL = $(OPT) $(WARN) $(PTHREAD) -fPIC $(CFLAGS)
 
 VERSIONS ?= 5.1 5.2 5.3 5.4 jit
 INC_5.1 := /usr/include/lua5.1
@@ -27,8 +29,8 @@ LUA_5.3 := lua5.3
 LUA_5.4 := lua5.4
 LUA_jit := luajit
 
-CORE_SRC := src/context.c src/zones.c src/layer.c src/units.c src/grid.c src/text.c src/engine.c src/astar_loop.c src/jps.c src/ida.c src/bidir.c src/find_path.c
-BIND_SRC := src/lua_module.c src/lua_grid.c src/lua_query.c src/lua_terrain.c src/lua_zones.c src/lua_args.c
+CORE_SRC := src/context.c src/zones.c src/layer.c src/units.c src/grid.c src/text.c src/engine.c src/astar_loop.c src/jps.c src/ida.c src/bidir.c src/find_path.c src/snapshot.c src/workers.c
+BIND_SRC := src/lua_module.c src/lua_grid.c src/lua_query.c src/lua_terrain.c src/lua_zones.c src/lua_args.c src/lua_snapshot.c src/lua_tokens.c src/lua_workers.c
 HDRS     := $(wildcard src/*.h)
 
 all: $(foreach v,$(VERSIONS),build/$(v)/astar/core.so)
@@ -59,7 +61,7 @@ test: all build/c/engine_test
 
 build/c/engine_test: spec/c/engine_test.c build/core/libastar.a
 	@mkdir -p build/c
-	$(CC) $(OPT) -g $(WARN) -D_POSIX_C_SOURCE=200809L -Isrc -o $@ spec/c/engine_test.c build/core/libastar.a -lm
+	$(CC) $(OPT) -g $(WARN) $(PTHREAD) -D_POSIX_C_SOURCE=200809L -Isrc -o $@ spec/c/engine_test.c build/core/libastar.a -lm
 
 engine-test: build/c/engine_test
 	@mkdir -p build/results
@@ -97,7 +99,7 @@ bench: build/5.4/astar/core.so build/jit/astar/core.so build/bench/cdriver build
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 build/asan/astar/core.so: $(CORE_SRC) $(BIND_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(SAN_FLAGS) -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
+	$(CC) $(WARN) $(PTHREAD) $(SAN_FLAGS) -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
 
 asan: build/asan/astar/core.so
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -106,7 +108,7 @@ asan: build/asan/astar/core.so
 
 build/valgrind/astar/core.so: $(CORE_SRC) $(BIND_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 -g -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
+	$(CC) $(WARN) $(PTHREAD) -O1 -g -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
 
 valgrind: build/valgrind/astar/core.so
 	scripts/run-specs valgrind

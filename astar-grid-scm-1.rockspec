@@ -23,9 +23,12 @@ build = {
   modules = {
     ["astar.core"] = {
       sources = {
-        "src/context.c", "src/zones.c", "src/layer.c", "src/units.c", "src/grid.c", "src/text.c", "src/engine.c", "src/astar_loop.c", "src/jps.c", "src/ida.c", "src/bidir.c", "src/find_path.c",
-        "src/lua_module.c", "src/lua_grid.c", "src/lua_query.c", "src/lua_terrain.c", "src/lua_zones.c", "src/lua_args.c" },
+        "src/context.c", "src/zones.c", "src/layer.c", "src/units.c", "src/grid.c", "src/text.c", "src/engine.c", "src/astar_loop.c", "src/jps.c", "src/ida.c", "src/bidir.c", "src/find_path.c", "src/snapshot.c", "src/workers.c",
+        "src/lua_module.c", "src/lua_grid.c", "src/lua_query.c", "src/lua_terrain.c", "src/lua_zones.c", "src/lua_args.c",
+        "src/lua_snapshot.c", "src/lua_tokens.c", "src/lua_workers.c" },
       incdirs = { "src" },
+      -- the worker pool (src/workers.c) runs POSIX threads
+      libraries = { "pthread" },
     },
     ["astar"] = "lua/astar/init.lua",
     ["astar.movingai"] = "lua/astar/movingai.lua",

@@ -13,6 +13,7 @@
 #include "compat.h"
 #include "lua_args.h"
 #include "lua_grid.h"
+#include "lua_snapshot.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -314,10 +315,31 @@ static void set_functions(lua_State *L, int mt, int tramp,
   }
 }
 
+/* A metatable of another type (name), its metamethods and methods with
+ * the same upvalues as the grid's. */
+static void new_type(lua_State *L, const char *name, int mt, int tramp,
+                     const luaL_Reg *meta, const luaL_Reg *methods,
+                     const luaL_Reg *more) {
+  luaL_newmetatable(L, name);
+  set_functions(L, mt, tramp, meta);
+  if (methods != NULL) {
+    lua_newtable(L);
+    set_functions(L, mt, tramp, methods);
+    if (more != NULL) set_functions(L, mt, tramp, more);
+    lua_setfield(L, -2, "__index");
+  }
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__name");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__metatable");
+  lua_pop(L, 1);
+}
+
 int luaopen_astar_core(lua_State *L);
 int luaopen_astar_core(lua_State *L) {
   int mt, tramp;
   lg_open_anchor(L); /* before any grid: its finalizer runs after theirs */
+  lw_open_anchor(L); /* before any pool: closes those left at lua_close */
   luaL_newmetatable(L, GRID_MT);
   mt = lua_gettop(L);
   lua_pushcfunction(L, lg_protect_trampoline);
@@ -330,14 +352,22 @@ int luaopen_astar_core(lua_State *L) {
   set_functions(L, mt, tramp, lq_grid_methods);
   set_functions(L, mt, tramp, lt_grid_methods);
   set_functions(L, mt, tramp, lz_grid_methods);
+  set_functions(L, mt, tramp, ls_grid_methods);
   lua_setfield(L, mt, "__index");
   lua_pushliteral(L, GRID_MT);
   lua_setfield(L, mt, "__name");
   lua_pushliteral(L, "astar.Grid");
   lua_setfield(L, mt, "__metatable");
 
+  new_type(L, SNAP_MT, mt, tramp, ls_snap_meta, ls_snap_methods,
+           lq_snap_methods);
+  new_type(L, POOL_MT, mt, tramp, lw_pool_meta, lw_pool_methods, NULL);
+  new_type(L, HOLDER_MT, mt, tramp, lw_holder_meta, NULL, NULL);
+
   lua_newtable(L);
   set_functions(L, mt, tramp, module_functions);
+  set_functions(L, mt, tramp, ls_module_functions);
+  set_functions(L, mt, tramp, lw_module_functions);
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
   return 1;

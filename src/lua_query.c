@@ -18,6 +18,7 @@
 #include "compat.h"
 #include "lua_args.h"
 #include "lua_grid.h"
+#include "lua_snapshot.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -32,7 +33,12 @@
  * and what a callback reported. */
 typedef struct lq_query {
   lua_State *L;
-  lgrid *ud;
+  lgrid *ud;         /* the grid searched, or NULL */
+  lsnap *sud;        /* the snapshot searched, or NULL */
+  int snapshot;      /* a snapshot's query: no Lua functions */
+  int batch;         /* a batch's options: no stats, no explored either */
+  astar_search *ctx; /* the context and map of the search */
+  const astar_grid *map;
   int arg;           /* the options' argument number */
   int tile, move;    /* stack indices of the cost callbacks, 0 when absent */
   int hfn;           /* the heuristic function, 0 when absent */
@@ -422,6 +428,29 @@ static void read_options(lua_State *L, int arg, const char *fname,
   double w;
   int i;
 
+  if (Q->snapshot) { /* functions cannot run on a worker thread */
+    static const char *const fns[] = {"tile_cost", "move_cost",
+                                       "heuristic", NULL};
+    for (i = 0; fns[i] != NULL; i++) {
+      lua_getfield(L, arg, fns[i]);
+      if (lua_type(L, -1) == LUA_TFUNCTION)
+        la_error(L, arg, fname, "%s: a snapshot takes no Lua functions "
+                 "(they cannot run on another thread); bake the costs into "
+                 "the grid, or search the grid itself", fns[i]);
+      lua_pop(L, 1);
+    }
+  }
+  if (Q->batch) {
+    static const char *const tabs[] = {"stats", "explored", NULL};
+    for (i = 0; tabs[i] != NULL; i++) {
+      lua_getfield(L, arg, tabs[i]);
+      if (!lua_isnil(L, -1))
+        la_error(L, arg, fname, "%s: not for batches (find_path on the "
+                 "snapshot gives it)", tabs[i]);
+      lua_pop(L, 1);
+    }
+  }
+
   /* costs */
   Q->tile = la_typed_option(L, arg, fname, "tile_cost", LUA_TFUNCTION);
   Q->move = la_typed_option(L, arg, fname, "move_cost", LUA_TFUNCTION);
@@ -479,46 +508,109 @@ static void read_options(lua_State *L, int arg, const char *fname,
   Q->explored = la_typed_option(L, arg, fname, "explored", LUA_TTABLE);
 }
 
-/* Reads sx, sy, gx, gy (args 2..5) and the options (arg 6), then runs the
- * search with the grid busy.  On return the grid is still busy (the path
- * is in its context): the caller reads it out and calls lg_leave.  Any
- * failure raises, with the grid idle again. */
-static void run_query(lua_State *L, const char *fname, lq_query *Q) {
-  lgrid *ud = lg_check(L, fname);
+/* The options every query reads beside read_options' (heuristic name,
+ * weight, unit, zones), for the map g, unit names from the object at obj. */
+static void query_options(lua_State *L, int arg, const char *fname,
+                          const astar_grid *g, int obj, lq_query *Q) {
   astar_query *q = &Q->q;
-  astar_grid *g;
+  if (!heuristic_function(L, arg))
+    q->heuristic = la_enum(L, arg, fname, "heuristic", heuristic_names,
+                           HEURISTIC_LIST, ASTAR_H_DEFAULT);
+  q->weight = la_number(L, arg, fname, "weight", 1.0, 1e9,
+                        "a number in [1, 1e+09]", 1.0);
+  q->unit = lt_unit_option(L, arg, fname, obj);
+  if (Q->snapshot && !astar_unit_defined(g, q->unit)) {
+    char buf[64];
+    lua_getfield(L, arg, "unit");
+    la_error(L, arg, fname, "unit %s is not in this snapshot (grid:"
+             "snapshot(units) left it out)",
+             la_describe(L, -1, buf, sizeof buf));
+  }
+  lua_getfield(L, arg, "zones");
+  if (!lua_isnil(L, -1)) {
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TBOOLEAN)
+      la_error(L, arg, fname, "zones must be a boolean, got %s",
+               la_describe(L, -1, buf, sizeof buf));
+    q->no_zones = !lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
+  read_options(L, arg, fname, g, Q);
+}
+
+void lq_batch_options(lua_State *L, int arg, const char *fname,
+                      const astar_grid *g, int obj, astar_query *q) {
+  lq_query Q;
+  int reason;
+  memset(&Q, 0, sizeof Q);
+  Q.L = L;
+  Q.snapshot = Q.batch = 1;
+  Q.arg = arg;
+  astar_query_defaults(&Q.q);
+  if (la_options(L, arg, fname, query_keys))
+    query_options(L, arg, fname, g, obj, &Q);
+  if (Q.q.algorithm == ASTAR_ALGO_JPS || Q.q.algorithm >= ASTAR_ALGO_IDA) {
+    reason = astar_query_refusal(g, &Q.q);
+    if (reason != ASTAR_REFUSE_NONE)
+      la_error(L, arg, fname, "algorithm '%s' needs %s",
+               Q.algorithm != NULL ? Q.algorithm : "jps",
+               refusal_words(reason));
+  }
+  *q = Q.q;
+  q->fn_ud = NULL;
+  q->heuristic_ud = NULL;
+}
+
+static void query_leave(lq_query *Q) {
+  if (Q->sud != NULL)
+    ls_leave(Q->sud);
+  else
+    lg_leave(Q->ud);
+}
+
+static void query_report(lua_State *L, lq_query *Q) {
+  if (Q->ud != NULL) lg_report(L, Q->ud);
+}
+
+/* Reads sx, sy, gx, gy (args 2..5) and the options (arg 6), then runs the
+ * search with the grid (or snapshot) busy.  On return it is still busy
+ * (the path is in its context): the caller reads it out and calls
+ * query_leave.  Any failure raises, with the object idle again. */
+static void run_query(lua_State *L, const char *fname, lq_query *Q) {
+  lgrid *ud = NULL;
+  lsnap *sud = NULL;
+  const astar_grid *bounds;
+  astar_query *q = &Q->q;
+  const astar_grid *g;
+  lholder *hold = NULL;
   int st, opts, reason;
+  if (Q->snapshot) {
+    sud = ls_check(L, 1, fname);
+    /* a hold of our own while Lua code may run (option metamethods can
+     * close the snapshot): bounds stays valid */
+    hold = lw_push_holder(L);
+    astar_snapshot_retain(sud->snap);
+    hold->s = sud->snap;
+    bounds = astar_snapshot_grid(sud->snap);
+  } else {
+    ud = lg_check(L, fname);
+    bounds = &ud->g;
+  }
   Q->L = L;
   Q->ud = ud;
+  Q->sud = sud;
   Q->arg = 6;
   astar_query_defaults(q);
-  q->sx = la_x(L, 2, fname, "sx", &ud->g);
-  q->sy = la_y(L, 3, fname, "sy", &ud->g);
+  q->sx = la_x(L, 2, fname, "sx", bounds);
+  q->sy = la_y(L, 3, fname, "sy", bounds);
   opts = la_options(L, 6, fname, query_keys);
   if (opts && lua_isnil(L, 4) && lua_isnil(L, 5) && has_goals(L, 6)) {
     q->no_main_goal = 1; /* the goals option alone */
   } else {
-    q->gx = la_x(L, 4, fname, "gx", &ud->g);
-    q->gy = la_y(L, 5, fname, "gy", &ud->g);
+    q->gx = la_x(L, 4, fname, "gx", bounds);
+    q->gy = la_y(L, 5, fname, "gy", bounds);
   }
-  if (opts) {
-    if (!heuristic_function(L, 6))
-      q->heuristic = la_enum(L, 6, fname, "heuristic", heuristic_names,
-                             HEURISTIC_LIST, ASTAR_H_DEFAULT);
-    q->weight = la_number(L, 6, fname, "weight", 1.0, 1e9,
-                          "a number in [1, 1e+09]", 1.0);
-    q->unit = lt_unit_option(L, 6, fname, 1);
-    lua_getfield(L, 6, "zones");
-    if (!lua_isnil(L, -1)) {
-      char buf[64];
-      if (lua_type(L, -1) != LUA_TBOOLEAN)
-        la_error(L, 6, fname, "zones must be a boolean, got %s",
-                 la_describe(L, -1, buf, sizeof buf));
-      q->no_zones = !lua_toboolean(L, -1);
-    }
-    lua_pop(L, 1);
-    read_options(L, 6, fname, &ud->g, Q);
-  }
+  if (opts) query_options(L, 6, fname, bounds, 1, Q);
   if (Q->out != 0 && Q->explored != 0 && lua_rawequal(L, Q->out, Q->explored))
     la_error(L, 6, fname, "explored must not be the path table (argument %d)",
              Q->out);
@@ -526,8 +618,17 @@ static void run_query(lua_State *L, const char *fname, lq_query *Q) {
   luaL_checkstack(L, 16, fname);
 
   /* every argument read: now the map (no Lua code runs until the search) */
-  g = lg_core(L, ud, fname);
-  lg_prepare(L, g, q->unit, q->no_zones ? 0u : ASTAR_PREPARE_ZONES, fname);
+  if (sud != NULL) {
+    g = ls_core(L, sud, fname); /* prepared when the snapshot was made */
+    Q->ctx = &sud->ctx;
+    lw_holder_free(hold); /* the userdata's own hold keeps it now */
+  } else {
+    astar_grid *gg = lg_core(L, ud, fname);
+    lg_prepare(L, gg, q->unit, q->no_zones ? 0u : ASTAR_PREPARE_ZONES, fname);
+    g = gg;
+    Q->ctx = &ud->ctx;
+  }
+  Q->map = g;
   if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
     reason = astar_query_refusal(g, q);
     if (reason != ASTAR_REFUSE_NONE)
@@ -535,10 +636,13 @@ static void run_query(lua_State *L, const char *fname, lq_query *Q) {
                Q->algorithm != NULL ? Q->algorithm : "jps",
                refusal_words(reason));
   }
-  lg_enter(ud);
-  st = astar_find_path(&ud->ctx, g, q, &Q->r);
+  if (sud != NULL)
+    ls_enter(sud);
+  else
+    lg_enter(ud);
+  st = astar_find_path(Q->ctx, g, q, &Q->r);
   if (st != ASTAR_OK) {
-    lg_leave(ud);
+    query_leave(Q);
     raise_failure(L, fname, Q, st);
   }
 }
@@ -581,8 +685,8 @@ static void explored_table(lua_State *L, int t, const astar_search *s) {
  * Returns the path table. */
 static int read_path(lua_State *L, void *p) {
   lq_query *Q = (lq_query *)p;
-  const astar_search *s = &Q->ud->ctx;
-  const astar_grid *g = &Q->ud->g;
+  const astar_search *s = Q->ctx;
+  const astar_grid *g = Q->map;
   uint32_t node;
   lua_Integer i, len = 2 * (lua_Integer)Q->r.length;
   if (lua_istable(L, 2)) explored_table(L, 2, s);
@@ -611,7 +715,7 @@ static int read_path(lua_State *L, void *p) {
 /* In protected mode: only the explored tiles (into the table at 1). */
 static int read_explored(lua_State *L, void *p) {
   lq_query *Q = (lq_query *)p;
-  explored_table(L, 1, &Q->ud->ctx);
+  explored_table(L, 1, Q->ctx);
   return 0;
 }
 
@@ -624,18 +728,19 @@ static void leave_explored(lua_State *L, lq_query *Q) {
     lua_pushvalue(L, Q->explored);
     st = lg_protected_call(L, 1, 0);
   }
-  lg_leave(Q->ud);
+  query_leave(Q);
   if (st != 0) lua_error(L);
 }
 
 /* grid:find_path(sx, sy, gx, gy [, options [, out]])
  *   -> path, cost, expanded [, reason] | nil, reason, expanded
  * (a 4th value, the reason, when the path is partial: `closest`) */
-static int g_find_path(lua_State *L) {
+static int find_path(lua_State *L, int snapshot) {
   char buf[64];
   lq_query Q;
   int st, found, t = lua_type(L, 7);
   memset(&Q, 0, sizeof Q);
+  Q.snapshot = snapshot;
   if (t != LUA_TNONE && t != LUA_TNIL && t != LUA_TTABLE)
     la_error(L, 7, "find_path", "out must be a table, got %s",
              la_describe(L, 7, buf, sizeof buf));
@@ -652,7 +757,7 @@ static int g_find_path(lua_State *L) {
     else
       lua_pushnil(L);
     st = lg_protected_call(L, 2, 1);
-    lg_leave(Q.ud);
+    query_leave(&Q);
     if (st != 0) lua_error(L);
   } else {
     leave_explored(L, &Q);
@@ -663,54 +768,66 @@ static int g_find_path(lua_State *L) {
     lua_pushnil(L);
     lua_pushstring(L, outcome_names[Q.r.outcome]);
     lua_pushinteger(L, (lua_Integer)Q.r.expanded);
-    lg_report(L, Q.ud);
+    query_report(L, &Q);
     return 3;
   }
   lua_pushnumber(L, (lua_Number)Q.r.cost);
   lua_pushinteger(L, (lua_Integer)Q.r.expanded);
   if (Q.r.partial) /* closest: why the goal was not reached */
     lua_pushstring(L, outcome_names[Q.r.outcome]);
-  lg_report(L, Q.ud);
+  query_report(L, &Q);
   return Q.r.partial ? 4 : 3;
 }
 
+static int g_find_path(lua_State *L) { return find_path(L, 0); }
+static int s_find_path(lua_State *L) { return find_path(L, 1); }
+
 /* grid:next_step(sx, sy, gx, gy [, options]) -> x, y, cost [, reason]
  *   | nil, reason */
-static int g_next_step(lua_State *L) {
+static int next_step(lua_State *L, int snapshot) {
   lq_query Q;
   int32_t x = 0, y = 0;
   int found;
   memset(&Q, 0, sizeof Q);
+  Q.snapshot = snapshot;
   lua_settop(L, 6);
   run_query(L, "next_step", &Q);
   found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
   if (found) { /* read in C, the grid still busy */
-    const astar_search *s = &Q.ud->ctx;
+    const astar_search *s = Q.ctx;
     uint32_t node, step;
     node = step = astar_path_last(s);
     while (astar_path_prev(s, &node)) {
       if (node == s->last_start) break;
       step = node;
     }
-    astar_xy(&Q.ud->g, step, &x, &y);
+    astar_xy(Q.map, step, &x, &y);
   }
   leave_explored(L, &Q);
   if (Q.stats != 0) fill_stats(L, &Q, &Q.q, &Q.r);
   if (!found) {
     lua_pushnil(L);
     lua_pushstring(L, outcome_names[Q.r.outcome]);
-    lg_report(L, Q.ud);
+    query_report(L, &Q);
     return 2;
   }
   lua_pushinteger(L, x + 1);
   lua_pushinteger(L, y + 1);
   lua_pushnumber(L, (lua_Number)Q.r.cost);
   if (Q.r.partial) lua_pushstring(L, outcome_names[Q.r.outcome]);
-  lg_report(L, Q.ud);
+  query_report(L, &Q);
   return Q.r.partial ? 4 : 3;
 }
+
+static int g_next_step(lua_State *L) { return next_step(L, 0); }
+static int s_next_step(lua_State *L) { return next_step(L, 1); }
 
 const luaL_Reg lq_grid_methods[] = {
     {"find_path", g_find_path},
     {"next_step", g_next_step},
+    {NULL, NULL}};
+
+const luaL_Reg lq_snap_methods[] = {
+    {"find_path", s_find_path},
+    {"next_step", s_next_step},
     {NULL, NULL}};
