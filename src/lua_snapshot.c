@@ -103,6 +103,8 @@ static int s_gc(lua_State *L) {
   return 0;
 }
 
+#if LUA_VERSION_NUM >= 504
+/* __close: as close, never an error */
 static int s_close_meta(lua_State *L) {
   lsnap *s = ls_to_snap(L, 1);
   if (s != NULL) {
@@ -111,6 +113,7 @@ static int s_close_meta(lua_State *L) {
   }
   return 0;
 }
+#endif
 
 static int s_is_closed(lua_State *L) {
   char buf[64];
