@@ -4,6 +4,9 @@
 #                   the engine's C checks (spec/c/engine_test.c)
 #   make demo       the README demo on the bundled map (Lua 5.4)
 #   make bench      A* and JPS on every map of ../shared/maps: C, 5.4, LuaJIT
+#   make bench-threads  the worker pool's scaling, snapshot() (bench/threads.*)
+#   make tsan       many Lua states and pools on many threads, under TSan
+#                   and ASan (spec/c/threads_host.c)
 #   make asan       specs under AddressSanitizer + UBSan (Lua 5.4)
 #   make valgrind   specs under valgrind (Lua 5.4)
 #   make gcstress / oom / oom-asan / lint   see spec/c/README.md
@@ -53,6 +56,17 @@ build/bench/cdriver: bench/cdriver.c build/core/libastar.a
 build/bench/zones: bench/zones.c build/core/libastar.a
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ bench/zones.c build/core/libastar.a -lm
+
+build/bench/threads: bench/threads.c build/core/libastar.a
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ bench/threads.c build/core/libastar.a -lm
+
+# Worker threads (issue 16): the pool's scaling on brc202d in C, LuaJIT
+# and Lua 5.4, the main thread's share, snapshot() (bench/threads.lua).
+bench-threads: build/bench/threads build/5.4/astar/core.so build/jit/astar/core.so
+	build/bench/threads $(BENCH_DIR)/brc202d.map
+	$(LUA_jit) bench/threads.lua $(BENCH_DIR)
+	$(LUA_5.4) bench/threads.lua $(BENCH_DIR)
 
 # The busted specs on every runtime, then the engine's C checks (sliced
 # searches, two contexts, a map untouched by searches): TAP in build/results.
@@ -116,7 +130,7 @@ valgrind: build/valgrind/astar/core.so
 clean:
 	rm -rf build
 
-.PHONY: all test engine-test demo examples love-selftest bench asan valgrind clean
+.PHONY: all test engine-test demo examples love-selftest bench bench-threads asan valgrind clean
 
 # Reliability targets live beside their sources (fuzzing, OOM host, GC
 # stress, static checks); each fragment adds its own targets.

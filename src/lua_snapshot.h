@@ -68,8 +68,10 @@ void lw_holder_free(lholder *h);
 void lw_read_queries(lua_State *L, int arg, const char *fname,
                      const astar_grid *g, const astar_query *q, lholder *h);
 /* Results of a finished batch as the documented table (into the table
- * at out, or a new one: out == 0); pushes it. */
-void lw_push_results(lua_State *L, const astar_batch *b, int out);
+ * at out, or a new one: out == 0), with or without the paths; pushes
+ * it. */
+void lw_push_results(lua_State *L, const astar_batch *b, int out,
+                     int paths);
 /* Packs a finished batch into one string (pushed). */
 void lw_push_packed(lua_State *L, const astar_batch *b);
 

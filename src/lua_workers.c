@@ -19,6 +19,9 @@
  *   r.length[i]  tiles on the path (0 when none)
  *   r.start[i]   index in r.path of the path's first x
  *   r.path       every path's x, y pairs, one after the other
+ * With the option paths = false, r.start and r.path are left out (nil):
+ * the read-out then costs a few table writes per query, whatever the
+ * paths' lengths.
  */
 #include "astar.h"
 #include "compat.h"
@@ -145,8 +148,8 @@ static void clear_from(lua_State *L, int t, lua_Integer n) {
 /* Fills the results table (at out, or a new one when 0) and leaves it on
  * top. */
 static void push_table(lua_State *L, int out, const void *src, uint32_t n,
-                       uint32_t nxy, get_fn get) {
-  int status, cost, length, start, path;
+                       uint32_t nxy, get_fn get, int paths) {
+  int status, cost, length, start = 0, path = 0;
   lua_Integer k = 0;
   uint32_t i, j;
   luaL_checkstack(L, 12, "results");
@@ -165,8 +168,17 @@ static void push_table(lua_State *L, int out, const void *src, uint32_t n,
   status = sub(L, out, "status", (int)n);
   cost = sub(L, out, "cost", (int)n);
   length = sub(L, out, "length", (int)n);
-  start = sub(L, out, "start", (int)n);
-  path = sub(L, out, "path", (int)nxy);
+  if (paths) {
+    start = sub(L, out, "start", (int)n);
+    path = sub(L, out, "path", (int)nxy);
+  } else {
+    lua_pushliteral(L, "start");
+    lua_pushnil(L);
+    lua_rawset(L, out);
+    lua_pushliteral(L, "path");
+    lua_pushnil(L);
+    lua_rawset(L, out);
+  }
   for (i = 0; i < n; i++) {
     lresult r;
     get(src, i, &r);
@@ -179,6 +191,7 @@ static void push_table(lua_State *L, int out, const void *src, uint32_t n,
     lua_rawseti(L, cost, (int)i + 1);
     lua_pushinteger(L, (lua_Integer)r.length);
     lua_rawseti(L, length, (int)i + 1);
+    if (!paths) continue;
     lua_pushinteger(L, k + 1);
     lua_rawseti(L, start, (int)i + 1);
     for (j = 0; j < 2u * r.length; j++) {
@@ -189,8 +202,10 @@ static void push_table(lua_State *L, int out, const void *src, uint32_t n,
   clear_from(L, status, n);
   clear_from(L, cost, n);
   clear_from(L, length, n);
-  clear_from(L, start, n);
-  clear_from(L, path, k);
+  if (paths) {
+    clear_from(L, start, n);
+    clear_from(L, path, k);
+  }
   lua_settop(L, out);
 }
 
@@ -201,8 +216,28 @@ static uint32_t batch_tiles(const astar_batch *b) {
   return t;
 }
 
-void lw_push_results(lua_State *L, const astar_batch *b, int out) {
-  push_table(L, out, b, astar_batch_size(b), 2u * batch_tiles(b), batch_get);
+void lw_push_results(lua_State *L, const astar_batch *b, int out,
+                     int paths) {
+  push_table(L, out, b, astar_batch_size(b), 2u * batch_tiles(b), batch_get,
+             paths);
+}
+
+static const char *const read_keys[] = {"paths", NULL};
+
+/* The read-out options at arg (results, unpack_paths): paths or not. */
+static int read_options(lua_State *L, int arg, const char *fname) {
+  char buf[64];
+  int paths = 1;
+  if (la_options(L, arg, fname, read_keys)) {
+    lua_getfield(L, arg, "paths");
+    if (lua_type(L, -1) == LUA_TBOOLEAN)
+      paths = lua_toboolean(L, -1);
+    else if (!lua_isnil(L, -1))
+      la_error(L, arg, fname, "paths must be a boolean, got %s",
+               la_describe(L, -1, buf, sizeof buf));
+    lua_pop(L, 1);
+  }
+  return paths;
 }
 
 /* ---- the packed string ----
@@ -292,13 +327,15 @@ static int l_unpack_paths(lua_State *L) {
   const char *s;
   packed_cursor c;
   uint32_t n, nxy;
-  int t = lua_type(L, 2);
+  int t = lua_type(L, 2), paths;
   if (lua_type(L, 1) != LUA_TSTRING)
     return la_error(L, 1, "unpack_paths", "expected the string of "
                     "find_paths, got %s", la_describe(L, 1, buf, sizeof buf));
   if (t != LUA_TNONE && t != LUA_TNIL && t != LUA_TTABLE)
     return la_error(L, 2, "unpack_paths", "out must be a table, got %s",
                     la_describe(L, 2, buf, sizeof buf));
+  lua_settop(L, 3);
+  paths = read_options(L, 3, "unpack_paths");
   s = lua_tolstring(L, 1, &size);
   if (!packed_ok((const unsigned char *)s, size, &n, &nxy))
     return la_error(L, 1, "unpack_paths", "not a string made by "
@@ -312,7 +349,7 @@ static int l_unpack_paths(lua_State *L) {
   }
   c.n = n;
   c.at = 0;
-  push_table(L, t == LUA_TTABLE ? 2 : 0, &c, n, nxy, cursor_get);
+  push_table(L, t == LUA_TTABLE ? 2 : 0, &c, n, nxy, cursor_get, paths);
   return 1;
 }
 
@@ -518,14 +555,15 @@ static int w_wait(lua_State *L) {
 static int w_results(lua_State *L) {
   char buf[64];
   lpool *p = check_pool(L, "results");
-  int t = lua_type(L, 3), st;
+  int t = lua_type(L, 3), st, paths;
   size_t i;
   lholder *h;
   uint32_t where;
   if (t != LUA_TNONE && t != LUA_TNIL && t != LUA_TTABLE)
     return la_error(L, 3, "results", "out must be a table, got %s",
                     la_describe(L, 3, buf, sizeof buf));
-  lua_settop(L, 3);
+  lua_settop(L, 4);
+  paths = read_options(L, 4, "results");
   i = find_batch(L, p, "results");
   h = lw_push_holder(L);
   astar_workers_wait(p->w, p->pend[i].b);
@@ -539,7 +577,7 @@ static int w_results(lua_State *L) {
   if (st != ASTAR_OK)
     luaL_error(L, "results: query %d of the batch failed (internal error "
                "%d)", (int)where + 1, st);
-  lw_push_results(L, h->b, t == LUA_TTABLE ? 3 : 0);
+  lw_push_results(L, h->b, t == LUA_TTABLE ? 3 : 0, paths);
   lw_holder_free(h);
   return 1;
 }
