@@ -100,6 +100,7 @@ examples: build/5.4/astar/core.so build/5.1/astar/core.so build/jit/astar/core.s
 love-selftest: build/jit/astar/core.so
 	@mkdir -p build/love
 	xvfb-run -a -s '-screen 0 1280x800x24' love examples/love --selftest build/love/selftest.png
+	xvfb-run -a -s '-screen 0 1280x800x24' love examples/love-threads --selftest build/love/threads.png
 
 # BENCH_DIR: any directory of .map/.map.scen; BENCH_ARGS: e.g. --every 10
 BENCH_DIR ?= ../shared/maps
