@@ -294,8 +294,8 @@ static int s_version(lua_State *L) {
 /* snap:memory() -> bytes of the shared copy and this holder's context */
 static int s_memory(lua_State *L) {
   lsnap *s = ls_check(L, 1, "memory");
-  lua_pushinteger(L, (lua_Integer)(s->snap->bytes +
-                                   astar_search_memory(&s->ctx)));
+  size_t n = s->snap->bytes + astar_search_memory(&s->ctx);
+  lua_pushinteger(L, (lua_Integer)n);
   return 1;
 }
 

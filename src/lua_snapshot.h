@@ -70,7 +70,7 @@ void lw_read_queries(lua_State *L, int arg, const char *fname,
 /* Results of a finished batch as the documented table (into the table
  * at out, or a new one: out == 0), with or without the paths; pushes
  * it. */
-void lw_push_results(lua_State *L, const astar_batch *b, int out,
+void lw_push_results(lua_State *L, astar_batch *b, int out,
                      int paths);
 /* Packs a finished batch into one string (pushed). */
 void lw_push_packed(lua_State *L, const astar_batch *b);

@@ -19,7 +19,6 @@
  * snapshot whose count is still above zero.  The slot table is freed
  * when it empties, so an unloaded module leaves nothing behind.
  */
-#define _POSIX_C_SOURCE 200809L
 #include "astar.h"
 #include "lua_snapshot.h"
 
@@ -95,20 +94,45 @@ int lk_token(astar_snapshot *s, char *buf, size_t size) {
   return LK_OK;
 }
 
+/* Reads digits of base 10 or 16 up to the character end; 0 on anything
+ * else or past max. */
+static int number(const char **p, int base, char end, uint64_t max,
+                  uint64_t *out) {
+  const char *s = *p;
+  uint64_t v = 0;
+  if (*s == end) return 0;
+  for (; *s != end; s++) {
+    int d;
+    if (*s >= '0' && *s <= '9')
+      d = *s - '0';
+    else if (base == 16 && *s >= 'a' && *s <= 'f')
+      d = *s - 'a' + 10;
+    else
+      return 0;
+    if (v > (max - (uint64_t)d) / (uint64_t)base) return 0;
+    v = v * (uint64_t)base + (uint64_t)d;
+  }
+  *p = s + (end != '\0');
+  *out = v;
+  return 1;
+}
+
 int lk_attach(const char *tok, size_t len, astar_snapshot **out) {
-  char canon[LK_TOKEN_SIZE], copy[LK_TOKEN_SIZE];
-  unsigned k = 0;
-  unsigned long i = 0;
-  unsigned long long serial = 0;
+  char canon[LK_TOKEN_SIZE];
+  const char *p = tok + sizeof PREFIX - 1;
+  uint64_t k = 0, i = 0, serial = 0;
   int st = LK_RELEASED;
   *out = NULL;
-  if (len >= sizeof copy || strlen(tok) != len) return LK_FORGED;
-  memcpy(copy, tok, len + 1);
-  if (strncmp(copy, PREFIX, sizeof PREFIX - 1) != 0 ||
-      sscanf(copy + sizeof PREFIX - 1, "%8x:%lu:%llu", &k, &i, &serial) != 3)
+  if (len >= sizeof canon || strlen(tok) != len ||
+      strncmp(tok, PREFIX, sizeof PREFIX - 1) != 0)
     return LK_FORGED;
-  format(canon, sizeof canon, (uint32_t)k, (uint32_t)i, (uint64_t)serial);
-  if (strcmp(canon, copy) != 0 || serial == 0) return LK_FORGED;
+  if (!number(&p, 16, ':', 0xFFFFFFFFu, &k) ||
+      !number(&p, 10, ':', 0xFFFFFFFFu, &i) ||
+      !number(&p, 10, '\0', UINT64_MAX, &serial))
+    return LK_FORGED;
+  /* one spelling per token: no leading zeros, no upper case */
+  format(canon, sizeof canon, (uint32_t)k, (uint32_t)i, serial);
+  if (strcmp(canon, tok) != 0 || serial == 0) return LK_FORGED;
   pthread_mutex_lock(&lock);
   if ((uint32_t)k != key()) {
     st = LK_OTHER_PROCESS;

@@ -79,8 +79,9 @@ void lw_read_queries(lua_State *L, int arg, const char *fname,
   if (n % 4u != 0)
     la_error(L, arg, fname, "queries must hold sx, sy, gx, gy per query "
              "(a multiple of 4 numbers), got %.0f numbers", (double)n);
-  if (n / 4u > (size_t)(INT_MAX / 8))
-    la_error(L, arg, fname, "too many queries (%.0f)", (double)(n / 4u));
+  size_t nq = n / 4u;
+  if (nq > (size_t)(INT_MAX / 8))
+    la_error(L, arg, fname, "too many queries (%.0f)", (double)nq);
   st = astar_batch_new(&h->b, g, q, (uint32_t)(n / 4u), ls_sys_alloc, NULL);
   if (st != ASTAR_OK) la_raise(L, st, fname);
   xy = astar_batch_coords(h->b);
@@ -89,10 +90,12 @@ void lw_read_queries(lua_State *L, int arg, const char *fname,
     double v;
     lua_rawgeti(L, arg, (int)(i + 1));
     v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
-    if (!(v == floor(v) && v >= 1 && v <= hi))
+    if (!(v == floor(v) && v >= 1 && v <= hi)) {
+      size_t which = i / 4u + 1;
       la_error(L, arg, fname, "query %.0f: %s must be an integer in 1..%d, "
-               "got %s", (double)(i / 4u + 1), names[i % 4u], (int)hi,
+               "got %s", (double)which, names[i % 4u], (int)hi,
                la_describe(L, -1, buf, sizeof buf));
+    }
     xy[i] = (int32_t)v - 1;
     lua_pop(L, 1);
   }
@@ -107,9 +110,9 @@ typedef struct lresult {
   uint32_t length;
   const uint16_t *xy;
 } lresult;
-typedef void (*get_fn)(const void *src, uint32_t i, lresult *r);
+typedef void (*get_fn)(void *src, uint32_t i, lresult *r);
 
-static void batch_get(const void *src, uint32_t i, lresult *r) {
+static void batch_get(void *src, uint32_t i, lresult *r) {
   const astar_batch *b = (const astar_batch *)src;
   const astar_batch_result *x = astar_batch_results(b) + i;
   r->outcome = x->outcome;
@@ -147,7 +150,7 @@ static void clear_from(lua_State *L, int t, lua_Integer n) {
 
 /* Fills the results table (at out, or a new one when 0) and leaves it on
  * top. */
-static void push_table(lua_State *L, int out, const void *src, uint32_t n,
+static void push_table(lua_State *L, int out, void *src, uint32_t n,
                        uint32_t nxy, get_fn get, int paths) {
   int status, cost, length, start = 0, path = 0;
   lua_Integer k = 0;
@@ -216,10 +219,10 @@ static uint32_t batch_tiles(const astar_batch *b) {
   return t;
 }
 
-void lw_push_results(lua_State *L, const astar_batch *b, int out,
+void lw_push_results(lua_State *L, astar_batch *b, int out,
                      int paths) {
-  push_table(L, out, b, astar_batch_size(b), 2u * batch_tiles(b), batch_get,
-             paths);
+  push_table(L, out, b, astar_batch_size(b),
+             2u * batch_tiles(b), batch_get, paths);
 }
 
 static const char *const read_keys[] = {"paths", NULL};
@@ -256,7 +259,10 @@ void lw_push_packed(lua_State *L, const astar_batch *b) {
   uint32_t zero = 0;
   /* one block of the right size (a userdata: an error cannot leak it) */
   p = (unsigned char *)lua_newuserdata(L, size);
-  memcpy(p, "ASP1", 4);
+  p[0] = 'A';
+  p[1] = 'S';
+  p[2] = 'P';
+  p[3] = '1';
   memcpy(p + 4, &n, 4);
   memcpy(p + 8, &nxy, 4);
   memcpy(p + 12, &zero, 4);
@@ -306,8 +312,8 @@ typedef struct packed_cursor {
   size_t at; /* uint16 index of the next path */
 } packed_cursor;
 
-static void cursor_get(const void *src, uint32_t i, lresult *r) {
-  packed_cursor *c = (packed_cursor *)(uintptr_t)src;
+static void cursor_get(void *src, uint32_t i, lresult *r) {
+  packed_cursor *c = (packed_cursor *)src;
   const unsigned char *rec = c->p + HEAD + (size_t)i * REC;
   uint32_t len;
   memcpy(&r->cost, rec, 8);
@@ -518,7 +524,10 @@ static int w_submit(lua_State *L) {
   if (p->npend == p->cap) {
     size_t cap = p->cap ? p->cap * 2u : 8u;
     lpend *np = (lpend *)realloc(p->pend, cap * sizeof(lpend));
-    if (np == NULL) la_raise(L, ASTAR_ENOMEM, "submit");
+    if (np == NULL) {
+      la_raise(L, ASTAR_ENOMEM, "submit");
+      return 0; /* not reached */
+    }
     p->pend = np;
     p->cap = cap;
   }

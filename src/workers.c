@@ -19,7 +19,6 @@
  * astar_workers_free no thread of the pool runs, so the code it runs may
  * be unloaded.
  */
-#define _POSIX_C_SOURCE 200809L
 #include "astar.h"
 #include "internal.h"
 
@@ -243,18 +242,24 @@ struct astar_workers {
   worker *ws;
 };
 
-int astar_cpu_count(void) {
-  long n = 1;
+/* What the system says, or 0 when it cannot say. */
+static long cpus_online(void) {
 #if defined(_WIN32)
   SYSTEM_INFO si;
   GetSystemInfo(&si);
-  n = (long)si.dwNumberOfProcessors;
+  return (long)si.dwNumberOfProcessors;
 #elif defined(_SC_NPROCESSORS_ONLN)
-  n = sysconf(_SC_NPROCESSORS_ONLN);
+  return sysconf(_SC_NPROCESSORS_ONLN);
+#else
+  return 0;
 #endif
-  if (n < 1) n = 1;
-  if (n > ASTAR_MAX_WORKERS) n = ASTAR_MAX_WORKERS;
-  return (int)n;
+}
+
+int astar_cpu_count(void) {
+  long n = cpus_online();
+  /* cppcheck-suppress knownConditionTrueFalse ; not where sysconf says */
+  if (n < 1) return 1;
+  return n > ASTAR_MAX_WORKERS ? ASTAR_MAX_WORKERS : (int)n;
 }
 
 /* Takes the next chunk (locked); NULL when there is none. */
