@@ -365,6 +365,25 @@ describe("astar.workers", function()
     local r3 = astar.unpack_paths(s:find_paths({ 10, 7, 9, 7 }), r)
     assert.are.equal(r, r3)
     assert.are.same({ 10, 7, 9, 7 }, r3.path)
+    -- paths = false: status, cost and length only
+    local r4 = w:results(w:submit(s, { 1, 1, 3, 1, 1, 1, 2, 2 }), r,
+      { paths = false })
+    assert.are.equal(r, r4)
+    assert.is_nil(r4.path)
+    assert.is_nil(r4.start)
+    assert.are.same({ 3, 0 }, r4.length)
+    assert.are.same({ "found", "goal_blocked" }, r4.status)
+    assert.are.same({ 2, false }, r4.cost)
+    local r5 = astar.unpack_paths(s:find_paths({ 1, 1, 3, 1 }), nil,
+      { paths = false })
+    assert.are.same({ n = 1, status = { "found" }, cost = { 2 },
+                      length = { 3 } }, r5)
+    assert.are.equal("bad argument #4 to 'results' (paths must be a "
+      .. "boolean, got 1)", error_of(w.results, w, w:submit(s, {}), nil,
+        { paths = 1 }))
+    assert.are.equal("bad argument #3 to 'unpack_paths' (unknown option "
+      .. "'path')", error_of(astar.unpack_paths, s:find_paths({}), nil,
+        { path = false }))
     w:close()
   end)
 
