@@ -578,7 +578,7 @@ describe("snapshot:find_paths and astar.unpack_paths", function()
   end)
 end)
 
-describe("workers on the MovingAI maps", function()
+describe("workers on the MovingAI maps #slow", function()
   local dir = helpers.maps_dir()
   if not dir then
     helpers.missing_maps(it, pending, "worker spec on real maps")
