@@ -27,11 +27,14 @@ build = {
         "src/lua_module.c", "src/lua_grid.c", "src/lua_query.c", "src/lua_terrain.c", "src/lua_zones.c", "src/lua_args.c",
         "src/lua_snapshot.c", "src/lua_tokens.c", "src/lua_workers.c" },
       incdirs = { "src" },
-      -- the worker pool (src/workers.c) runs POSIX threads
-      libraries = { "pthread" },
     },
     ["astar"] = "lua/astar/init.lua",
     ["astar.movingai"] = "lua/astar/movingai.lua",
     ["astar.hex"] = "lua/astar/hex.lua",
+  },
+  -- the worker pool (src/workers.c) runs POSIX threads (merged into the
+  -- module above on unix; MinGW-w64 links its winpthreads the same way)
+  platforms = {
+    unix = { modules = { ["astar.core"] = { libraries = { "pthread" } } } },
   },
 }

@@ -230,6 +230,7 @@ static int g_snapshot(lua_State *L) {
   s->closed = 0;
   set_names(L, snap);
   account(L, snap->bytes);
+  lg_report(L, ud); /* prepare may have grown the grid (zones) */
   return 1;
 }
 
