@@ -15,13 +15,24 @@ local function expected(grid, sx, sy, gx, gy, options)
   return nil, nil, cost
 end
 
--- Every query of a results table equals grid:find_path's.
-local function check_results(grid, queries, r, options, what)
+-- grid:find_path's answers to a query list: {path, cost, status} each.
+local function expect_all(grid, queries, options)
+  local want = {}
+  for i = 1, #queries / 4 do
+    local q = (i - 1) * 4
+    want[i] = { expected(grid, queries[q + 1], queries[q + 2],
+      queries[q + 3], queries[q + 4], options) }
+  end
+  return want
+end
+
+-- Every query of a results table equals grid:find_path's (want: from
+-- expect_all, or the grid to ask).
+local function check_results(want, queries, r, options, what)
+  if type(want) ~= "table" then want = expect_all(want, queries, options) end
   assert.are.equal(#queries / 4, r.n, what)
   for i = 1, r.n do
-    local q = (i - 1) * 4
-    local path, cost, status = expected(grid, queries[q + 1], queries[q + 2],
-      queries[q + 3], queries[q + 4], options)
+    local path, cost, status = want[i][1], want[i][2], want[i][3]
     if status ~= r.status[i] then
       error(("%s: query %d: status %s, grid says %s"):format(what, i,
         tostring(r.status[i]), tostring(status)), 0)
@@ -80,11 +91,11 @@ describe("grid:snapshot", function()
 
   it("equals grid:find_path and next_step on random grids", function()
     local rng = helpers.rng(16)
-    for _ = 1, 60 do
+    for _ = 1, 40 do
       local case = helpers.random_case(rng, astar, { width = rng:int(1, 16),
         height = rng:int(1, 16) })
       local s = case.grid:snapshot()
-      for _ = 1, 5 do
+      for _ = 1, 4 do
         local sx, sy = helpers.pick_tile(rng, case)
         local gx, gy = helpers.pick_tile(rng, case)
         assert.are.same({ case.grid:find_path(sx, sy, gx, gy) },
@@ -313,19 +324,19 @@ describe("astar.workers", function()
     function()
       local rng = helpers.rng(1616)
       local cases = {}
-      for i = 1, 12 do
+      for i = 1, 10 do
         local case = helpers.random_case(rng, astar, { width = rng:int(1, 24),
           height = rng:int(1, 24) })
-        cases[i] = { case = case, snap = case.grid:snapshot(),
-                     queries = random_queries(rng, case.width, case.height,
-                                              rng:int(0, 40)) }
+        local q = random_queries(rng, case.width, case.height, rng:int(0, 30))
+        cases[i] = { snap = case.grid:snapshot(), queries = q,
+                     want = expect_all(case.grid, q) }
       end
       every_thread_count(function(w, n)
         local ids = {}
         for i, c in ipairs(cases) do ids[i] = w:submit(c.snap, c.queries) end
         for i = #cases, 1, -1 do -- read in another order than submitted
           local c = cases[i]
-          check_results(c.case.grid, c.queries, w:results(ids[i]), nil,
+          check_results(c.want, c.queries, w:results(ids[i]), nil,
             ("case %d, %d threads"):format(i, n))
         end
       end)
@@ -502,21 +513,21 @@ describe("astar.workers", function()
     local g = astar.new(40, 40)
     local w = astar.workers(3)
     local pending = {}
-    for round = 1, 25 do
+    for round = 1, 12 do
       for _ = 1, 30 do
         g:set_blocked(rng:int(1, 40), rng:int(1, 40), rng:chance(0.6))
       end
       local s = g:snapshot()
-      local q = random_queries(rng, 40, 40, 20)
+      local q = random_queries(rng, 40, 40, 12)
       -- the grid's answers now, before the next edits
       local want = {}
-      for i = 1, 20 do
+      for i = 1, 12 do
         local k = (i - 1) * 4
         want[i] = { g:find_path(q[k + 1], q[k + 2], q[k + 3], q[k + 4]) }
       end
       pending[#pending + 1] = { id = w:submit(s, q), want = want }
       s:close() -- the batch keeps its own hold
-      if round % 5 == 0 then
+      if round % 4 == 0 then
         for _, p in ipairs(pending) do
           local r = w:results(p.id)
           for i = 1, r.n do
@@ -539,7 +550,7 @@ end)
 describe("snapshot:find_paths and astar.unpack_paths", function()
   it("pack what a pool would return", function()
     local rng = helpers.rng(5)
-    for _ = 1, 20 do
+    for _ = 1, 12 do
       local case = helpers.random_case(rng, astar, { width = rng:int(1, 20),
         height = rng:int(1, 20) })
       local s = case.grid:snapshot()
@@ -605,8 +616,9 @@ describe("workers on the MovingAI maps #slow", function()
         local s = grid:snapshot()
         local ids = {}
         for k, w in ipairs(pools) do ids[k] = w:submit(s, q) end
+        local want = expect_all(grid, q)
         for k, w in ipairs(pools) do
-          check_results(grid, q, w:results(ids[k]), nil,
+          check_results(want, q, w:results(ids[k]), nil,
             name .. ", " .. w:threads() .. " threads")
         end
         s:close()
