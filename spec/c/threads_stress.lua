@@ -38,11 +38,17 @@ local function same_results(a, b, what)
   end
 end
 
+local ALGOS = {
+  {}, { algorithm = "astar" }, { algorithm = "jps" }, { algorithm = "bfs" },
+  { algorithm = "bidirectional" }, { algorithm = "ida", max_nodes = 20000 },
+  { algorithm = "dijkstra", zones = false }, { unit = "heavy" },
+}
+
 -- find_path on the snapshot agrees with a batch's results
-local function agrees(s, q, r, what)
+local function agrees(s, q, r, what, o)
   for i = 1, r.n do
     local k = (i - 1) * 4
-    local path, cost = s:find_path(q[k + 1], q[k + 2], q[k + 3], q[k + 4])
+    local path, cost = s:find_path(q[k + 1], q[k + 2], q[k + 3], q[k + 4], o)
     if type(path) == "table" then
       assert(r.cost[i] == cost and r.length[i] == #path / 2, what)
     else
@@ -57,8 +63,10 @@ local function edit(g, n)
 end
 
 if ROLE == "main" then
-  local g = astar.new(48, 48)
+  local g = astar.new(48, 48, { terrains = { "road", "mud" } })
   edit(g, 500)
+  g:fill_terrain("mud", 10, 10, 20, 20)
+  g:set_unit("heavy", { mud = 4 }) -- a unit class with layers of its own
   local pool = astar.workers(2)
   local live, acks = {}, 0
   for round = 1, ROUNDS do
@@ -113,10 +121,12 @@ while true do
     attached = attached + 1
     local w, h = s:size()
     local q = queries(w, h, 8)
-    local id = pool:submit(s, q)
-    local packed = astar.unpack_paths(s:find_paths(q))
+    -- every engine reads the shared copy: A*, JPS, bidirectional, IDA*
+    local o = ALGOS[rand(1, #ALGOS)]
+    local id = pool:submit(s, q, o)
+    local packed = astar.unpack_paths(s:find_paths(q, o))
     same_results(pool:results(id), packed, "worker " .. INDEX)
-    agrees(s, q, packed, "worker " .. INDEX)
+    if o.algorithm ~= "bfs" then agrees(s, q, packed, "worker " .. INDEX, o) end
     held[#held + 1] = s
     if #held > rand(1, 5) then
       local old = table.remove(held, 1)
