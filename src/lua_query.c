@@ -569,7 +569,10 @@ static void query_leave(lq_query *Q) {
 }
 
 static void query_report(lua_State *L, lq_query *Q) {
-  if (Q->ud != NULL) lg_report(L, Q->ud);
+  if (Q->ud != NULL)
+    lg_report(L, Q->ud);
+  else if (Q->sud != NULL)
+    ls_report(L, Q->sud);
 }
 
 /* Reads sx, sy, gx, gy (args 2..5) and the options (arg 6), then runs the

@@ -172,10 +172,21 @@ static void set_names(lua_State *L, const astar_snapshot *snap) {
   compat_setuservalue(L, -2);
 }
 
-/* Tells the collector of the snapshot's bytes (a step sized by them). */
+/* Tells the collector of bytes it cannot see (a step sized by them). */
 static void account(lua_State *L, size_t bytes) {
   size_t kb = bytes / 1024u;
   lua_gc(L, LUA_GCSTEP, kb > 0x7FFFFFF ? 0x7FFFFFF : (int)kb);
+}
+
+void ls_report(lua_State *L, lsnap *s) {
+  size_t now;
+  if (s->closed || s->snap == NULL) return;
+  now = astar_search_memory(&s->ctx);
+  if (now > s->reported + (size_t)64 * 1024) {
+    size_t grown = now - s->reported;
+    s->reported = now;
+    account(L, grown);
+  }
 }
 
 /* grid:snapshot([units]) -> snapshot */
@@ -324,6 +335,7 @@ static int s_find_paths(lua_State *L) {
                (int)where + 1, st);
   lw_push_packed(L, h->b);
   lw_holder_free(h);
+  ls_report(L, s);
   return 1;
 }
 

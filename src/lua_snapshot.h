@@ -23,6 +23,7 @@ typedef struct lsnap {
   astar_search ctx;
   int busy;
   int closed;
+  size_t reported; /* bytes of ctx the collector has been told of */
 } lsnap;
 
 /* malloc-based allocator (any thread, outlives every Lua state): the
@@ -37,6 +38,9 @@ lsnap *ls_check(lua_State *L, int arg, const char *fname);
 const astar_grid *ls_core(lua_State *L, lsnap *s, const char *fname);
 void ls_enter(lsnap *s);
 void ls_leave(lsnap *s);
+/* Tells the collector how much the context grew (call it last: a step
+ * may run finalizers). */
+void ls_report(lua_State *L, lsnap *s);
 
 /* lua_tokens.c: the process-wide registry of published snapshots. */
 #define LK_TOKEN_SIZE 80
