@@ -125,8 +125,21 @@ build/valgrind/astar/core.so: $(CORE_SRC) $(BIND_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(PTHREAD) -O1 -g -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
 
-valgrind: build/valgrind/astar/core.so
-	scripts/run-specs valgrind
+# ... and the threads' stress host (spec/c/threads_host.c, four states):
+# attach and release from many states leaves nothing behind.
+build/oom/threads_host: spec/c/threads_host.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(PTHREAD) -O1 -g -I$(INC_5.4) -o $@ $< -llua5.4 -lm -ldl
+
+valgrind: build/valgrind/astar/core.so build/oom/threads_host
+	@s=0; scripts/run-specs valgrind || s=1; \
+	echo "== threads_host under valgrind"; \
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+	  build/oom/threads_host --cpath 'build/valgrind/?.so' --states 4 --rounds 30 \
+	  spec/c/threads_stress.lua > build/results/threads-valgrind.tap || { s=1; \
+	  grep -q '^not ok' build/results/threads-valgrind.tap || \
+	  echo "not ok - threads_host under valgrind exited with an error" >> build/results/threads-valgrind.tap; }; \
+	cat build/results/threads-valgrind.tap; exit $$s
 
 clean:
 	rm -rf build
