@@ -32,8 +32,8 @@ LUA_5.3 := lua5.3
 LUA_5.4 := lua5.4
 LUA_jit := luajit
 
-CORE_SRC := src/context.c src/zones.c src/layer.c src/units.c src/grid.c src/text.c src/engine.c src/astar_loop.c src/jps.c src/ida.c src/bidir.c src/find_path.c src/snapshot.c src/workers.c
-BIND_SRC := src/lua_module.c src/lua_grid.c src/lua_query.c src/lua_terrain.c src/lua_zones.c src/lua_args.c src/lua_snapshot.c src/lua_tokens.c src/lua_workers.c
+CORE_SRC := src/context.c src/zones.c src/links.c src/layer.c src/clearance.c src/units.c src/grid.c src/text.c src/engine.c src/sight.c src/astar_loop.c src/jps.c src/ida.c src/bidir.c src/theta.c src/find_path.c src/field.c src/overlay.c src/path_check.c src/graph.c src/graph_search.c src/state_search.c src/snapshot.c src/workers.c
+BIND_SRC := src/lua_module.c src/lua_grid.c src/lua_query.c src/lua_terrain.c src/lua_zones.c src/lua_sliced.c src/lua_pathfinder.c src/lua_sight.c src/lua_args.c src/lua_field.c src/lua_path.c src/lua_graph.c src/lua_search.c src/lua_links.c src/lua_snapshot.c src/lua_tokens.c src/lua_workers.c
 HDRS     := $(wildcard src/*.h)
 
 all: $(foreach v,$(VERSIONS),build/$(v)/astar/core.so)
@@ -94,8 +94,9 @@ demo: build/5.4/astar/core.so
 ROGUELIKE_TURNS ?= 60
 examples: build/5.4/astar/core.so build/5.1/astar/core.so build/jit/astar/core.so
 	$(LUA_5.4) examples/demo.lua --no-color > /dev/null
+	$(foreach v,5.4 5.1 jit,$(LUA_$(v)) examples/romania.lua > /dev/null && $(LUA_$(v)) examples/dungeon.lua > /dev/null && $(LUA_$(v)) examples/puzzle8.lua > /dev/null &&) true
 	$(foreach v,5.4 5.1 jit,$(LUA_$(v)) examples/roguelike/main.lua --demo $(ROGUELIKE_TURNS) --no-color > /dev/null &&) true
-	@echo "examples: demo and roguelike ran"
+	@echo "examples: demo, roguelike, romania, dungeon and puzzle8 ran"
 
 love-selftest: build/jit/astar/core.so
 	@mkdir -p build/love
@@ -150,3 +151,4 @@ clean:
 # stress, static checks); each fragment adds its own targets.
 -include fuzz/fuzz.mk
 -include spec/c/checks.mk
+-include scripts/release.mk

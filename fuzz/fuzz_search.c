@@ -683,6 +683,26 @@ static void slice(astar_result *r2, unsigned *slices) {
   FZ_ASSERT(r2->expanded >= before && r2->expanded - before <= slice_k);
   if (r2->outcome == ASTAR_RUNNING) FZ_ASSERT(r2->expanded > before);
   FZ_ASSERT(++*slices <= 2u * NMAX + 4u);
+  /* the best path so far: from a tile reached back to the start, a
+   * neighbour each step, as long as it says; the search goes on as is */
+  {
+    astar_trail t;
+    astar_result pr;
+    uint32_t n = 1, prev;
+    if (astar_search_partial(&ctx2, &t, &pr)) {
+      prev = t.node;
+      while (astar_trail_prev(&ctx2, &t)) {
+        int32_t ax, ay, bx, by;
+        astar_xy(&grid, prev, &ax, &ay);
+        astar_xy(&grid, t.node, &bx, &by);
+        FZ_ASSERT(ax - bx <= 1 && bx - ax <= 1 && ay - by <= 1 &&
+                  by - ay <= 1 && (ax != bx || ay != by));
+        FZ_ASSERT(++n <= NMAX);
+        prev = t.node;
+      }
+      FZ_ASSERT(n == pr.length);
+    }
+  }
 }
 
 /* q on ctx in one go and on ctx2 in slices of slice_k nodes, the one-shot

@@ -111,6 +111,7 @@ local COORD_FUNCS = {
   { "fill_rect", { "x", "y" }, { 1, 1 }, { 1, 1, 2 } },
   { "find_path", { "sx", "sy", "gx", "gy" }, { 1, 1, 2, 2 }, {} },
   { "next_step", { "sx", "sy", "gx", "gy" }, { 1, 1, 2, 2 }, {} },
+  { "query", { "sx", "sy", "gx", "gy" }, { 1, 1, 2, 2 }, {} },
   { "get_cost (with a unit)", { "x", "y" }, { 1, 1 }, { "boat" } },
   { "set_terrain", { "x", "y" }, { 1, 1 }, { "water" } },
   { "get_terrain", { "x", "y" }, { 1, 1 }, {} },
@@ -341,12 +342,12 @@ for _, fname in ipairs({ "find_path", "next_step" }) do
     return call(g, { algorithm = "a*" })
   end, exact(6, fname, "algorithm must be one of 'auto', 'astar', 'jps', "
     .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
-    .. "'bidirectional', 'bidirectional_bfs', got 'a*'"))
+    .. "'bidirectional', 'bidirectional_bfs', 'theta', 'lazy_theta', got 'a*'"))
   case(fname .. ": algorithm = 2", function(g)
     return call(g, { algorithm = 2 })
   end, exact(6, fname, "algorithm must be one of 'auto', 'astar', 'jps', "
     .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
-    .. "'bidirectional', 'bidirectional_bfs', got 2"))
+    .. "'bidirectional', 'bidirectional_bfs', 'theta', 'lazy_theta', got 2"))
   case(fname .. ": algorithm = 'JPS'", function(g)
     return call(g, { algorithm = "JPS" })
   end, prefix(6, fname) .. "algorithm .*'JPS'%)$")
@@ -1149,6 +1150,233 @@ for _, m in ipairs({ "get_cost", "find_path", "size", "load", "fill",
        prefix(1, m))
 end
 
+---------------------------------------------------------------------------
+-- Paths that stay valid (issue 20): path_ok, path_cost, repair, and the
+-- avoid / extra_cost / remember options.
+---------------------------------------------------------------------------
+
+local PATH = { 1, 1, 2, 2, 3, 2 }
+for _, fname in ipairs({ "path_ok", "path_cost", "repair" }) do
+  local function call(g, p, ...)
+    if fname == "repair" then return g:repair(p, 1, ...) end
+    if fname == "path_ok" then return g:path_ok(p, 1, ...) end
+    return g:path_cost(p, ...)
+  end
+  local oarg = fname == "path_cost" and 3 or 4
+  case(fname .. ": path = nil", function(g) return call(g, nil) end,
+    exact(2, fname, "path must be a table {x1, y1, x2, y2, ...}, got nil"))
+  case(fname .. ": path of 3 numbers", function(g) return call(g, { 1, 1, 2 }) end,
+    exact(2, fname, "path must hold x, y pairs (a positive even count of numbers), got 3 numbers"))
+  case(fname .. ": an empty path", function(g) return call(g, {}) end,
+    exact(2, fname, "path must hold x, y pairs (a positive even count of numbers), got 0 numbers"))
+  case(fname .. ": x out of range", function(g) return call(g, { 1, 1, 11, 1 }) end,
+    exact(2, fname, "path[3] (x of tile 2) must be an integer in 1..10, got 11"))
+  case(fname .. ": y not an integer", function(g) return call(g, { 1, 1.5 }) end,
+    exact(2, fname, "path[2] (y of tile 1) must be an integer in 1..8, got 1.5"))
+  case(fname .. ": y a string", function(g) return call(g, { 1, "2" }) end,
+    exact(2, fname, "path[2] (y of tile 1) must be an integer in 1..8, got '2'"))
+  case(fname .. ": y NaN", function(g) return call(g, { 1, NAN }) end,
+    exact(2, fname, "path[2] (y of tile 1) must be an integer in 1..8, got nan"))
+  case(fname .. ": options = 5", function(g) return call(g, PATH, 5) end,
+    exact(oarg, fname, "options must be a table, got 5"))
+  case(fname .. ": unknown option", function(g) return call(g, PATH, { wieght = 1 }) end,
+    exact(oarg, fname, "unknown option 'wieght'"))
+  case(fname .. ": avoid = 5", function(g) return call(g, PATH, { avoid = 5 }) end,
+    exact(oarg, fname, "avoid must be a table, got 5"))
+  case(fname .. ": avoid of odd length", function(g) return call(g, PATH, { avoid = { 1, 2, 3 } }) end,
+    exact(oarg, fname, "avoid must hold x, y pairs (an even count of numbers), got 3 numbers"))
+  case(fname .. ": avoid y out of range", function(g) return call(g, PATH, { avoid = { 1, 9 } }) end,
+    exact(oarg, fname, "avoid[2] (y of tile 1) must be an integer in 1..8, got 9"))
+  case(fname .. ": extra_cost of 4 numbers", function(g) return call(g, PATH, { extra_cost = { 1, 1, 1, 1 } }) end,
+    exact(oarg, fname, "extra_cost must hold x, y, cost triples (a count of numbers divisible by 3), got 4 numbers"))
+  case(fname .. ": extra_cost negative", function(g) return call(g, PATH, { extra_cost = { 1, 1, -1 } }) end,
+    exact(oarg, fname, "extra_cost[3] (cost of tile 1) must be a finite number >= 0, got -1"))
+  case(fname .. ": extra_cost inf", function(g) return call(g, PATH, { extra_cost = { 1, 1, INF } }) end,
+    exact(oarg, fname, "extra_cost[3] (cost of tile 1) must be a finite number >= 0, got inf"))
+  case(fname .. ": extra_cost x 0", function(g) return call(g, PATH, { extra_cost = { 0, 1, 1 } }) end,
+    exact(oarg, fname, "extra_cost[1] (x of tile 1) must be an integer in 1..10, got 0"))
+  case(fname .. ": unknown unit", function(g) return call(g, PATH, { unit = "ghost" }) end,
+    prefix(oarg, fname) .. "unit")
+  case(fname .. " on a table instead of a grid", function(g)
+    return g[fname]({}, PATH, 1)
+  end, prefix(1, fname))
+end
+case("path_ok: from_index 0", function(g) return g:path_ok(PATH, 0) end,
+  exact(3, "path_ok", "from_index must be an integer >= 1, got 0"))
+case("path_ok: from_index 1.5", function(g) return g:path_ok(PATH, 1.5) end,
+  exact(3, "path_ok", "from_index must be an integer >= 1, got 1.5"))
+case("path_ok: from_index past the end", function(g) return g:path_ok(PATH, 4) end,
+  exact(3, "path_ok", "from_index out of range 1..3, got 4"))
+case("path_ok: stats is no option of it", function(g) return g:path_ok(PATH, 1, { stats = {} }) end,
+  exact(4, "path_ok", "unknown option 'stats'"))
+case("repair: at_index nil", function(g) return g:repair(PATH) end,
+  exact(3, "repair", "at_index must be an integer >= 1, got nil"))
+case("repair: at_index past the end", function(g) return g:repair(PATH, 5) end,
+  exact(3, "repair", "at_index out of range 1..3, got 5"))
+case("repair: out = 5", function(g) return g:repair(PATH, 1, nil, 5) end,
+  exact(5, "repair", "out must be a table, got 5"))
+case("repair: max_nodes 0", function(g) return g:repair(PATH, 1, { max_nodes = 0 }) end,
+  exact(4, "repair", "max_nodes must be an integer in [1, 2147483647], got 0"))
+case("repair: zones = 1", function(g) return g:repair(PATH, 1, { zones = 1 }) end,
+  exact(4, "repair", "zones must be a boolean, got 1"))
+case("repair: goals is no option of it", function(g) return g:repair(PATH, 1, { goals = { 1, 1 } }) end,
+  exact(4, "repair", "unknown option 'goals'"))
+for _, fname in ipairs({ "find_path", "next_step" }) do
+  case(fname .. ": avoid = 'x'", function(g) return g[fname](g, 1, 1, 2, 2, { avoid = "x" }) end,
+    exact(6, fname, "avoid must be a table, got 'x'"))
+  case(fname .. ": avoid of odd length", function(g) return g[fname](g, 1, 1, 2, 2, { avoid = { 1 } }) end,
+    exact(6, fname, "avoid must hold x, y pairs (an even count of numbers), got 1 numbers"))
+  case(fname .. ": avoid x a boolean", function(g) return g[fname](g, 1, 1, 2, 2, { avoid = { true, 1 } }) end,
+    exact(6, fname, "avoid[1] (x of tile 1) must be an integer in 1..10, got true"))
+  case(fname .. ": extra_cost of 2 numbers", function(g) return g[fname](g, 1, 1, 2, 2, { extra_cost = { 1, 1 } }) end,
+    exact(6, fname, "extra_cost must hold x, y, cost triples (a count of numbers divisible by 3), got 2 numbers"))
+  case(fname .. ": extra_cost NaN", function(g) return g[fname](g, 1, 1, 2, 2, { extra_cost = { 1, 1, NAN } }) end,
+    exact(6, fname, "extra_cost[3] (cost of tile 1) must be a finite number >= 0, got nan"))
+  case(fname .. ": avoid with ida", function(g)
+    return g[fname](g, 1, 1, 2, 2, { avoid = { 1, 2 }, algorithm = "ida" })
+  end, prefix(6, fname) .. "algorithm 'ida' needs none of the options")
+end
+case("next_step: remember = 1", function(g) return g:next_step(1, 1, 2, 2, { remember = 1 }) end,
+  exact(6, "next_step", "remember must be a boolean, got 1"))
+case("find_path: remember is next_step's", function(g) return g:find_path(1, 1, 2, 2, { remember = true }) end,
+  exact(6, "find_path", "unknown option 'remember'"))
+-- Query objects and the pathfinder pool (sliced_spec.lua has the rest):
+-- budgets that are not positive numbers, closed objects, unknown options.
+---------------------------------------------------------------------------
+
+local function query(g, ...) return g:query(1, 1, W, H, ...) end
+local function pool(g, ...) return astar.pathfinder(g, ...) end
+local BUDGET = "max_nodes must be a positive integer, got "
+for _, b in ipairs({ { 0, "0" }, { -1, "-1" }, { 1.5, "1.5" },
+                     { NAN, "nan" }, { INF, "inf" }, { 2 ^ 32, "4294967296" },
+                     { "3", "'3'" }, { true, "true" }, { {}, "table" } }) do
+  case("step: max_nodes = " .. b[2], function(g)
+    local q = query(g)
+    return q:step(b[1])
+  end, exact(2, "step", BUDGET .. b[2]))
+end
+case("query: unknown option", function(g) return query(g, { wieght = 2 }) end,
+     exact(6, "query", "unknown option 'wieght'"))
+case("query: options not a table", function(g) return query(g, 5) end,
+     prefix(6, "query"))
+case("query: a bad option value", function(g)
+  return query(g, { algorithm = "jump" })
+end, prefix(6, "query") .. "algorithm must be one of")
+case("query: jps refused", function(g)
+  return query(g, { algorithm = "jps", closest = true })
+end, prefix(6, "query") .. "algorithm 'jps' needs")
+case("request: jps refused", function(g)
+  return pool(g):request(1, 1, 2, 2, { algorithm = "jps", closest = true })
+end, prefix(6, "request") .. "algorithm 'jps' needs")
+case("query on a table instead of a grid", function(g)
+  return g.query({}, 1, 1, 2, 2)
+end, exact(1, "query", "grid expected, got table"))
+for _, m in ipairs({ "step", "result", "partial", "expanded", "state",
+                    "restart" }) do
+  case(m .. " on a closed query", function(g)
+    local q = query(g)
+    q:close()
+    return q[m](q)
+  end, exact(1, m, "the query is closed"))
+  case(m .. " on a grid instead of a query", function(g)
+    local q = query(g)
+    return q[m](g)
+  end, exact(1, m, "query expected, got userdata"))
+end
+for _, m in ipairs({ "result", "partial" }) do
+  case(m .. ": out = 5", function(g)
+    local q = query(g)
+    q:step()
+    return q[m](q, 5)
+  end, exact(2, m, "out must be a table, got 5"))
+end
+case("step on a query of a closed grid", function()
+  local g2 = astar.new(4, 4)
+  local q = g2:query(1, 1, 4, 4)
+  g2:close()
+  return q:step(1)
+end, "step: the grid is closed")
+
+case("pathfinder: grid = nil", function() return astar.pathfinder(nil) end,
+     exact(1, "pathfinder", "grid expected, got nil"))
+case("pathfinder: unknown option", function(g)
+  return pool(g, { search = 2 })
+end, exact(2, "pathfinder", "unknown option 'search'"))
+for _, o in ipairs({ { "searches", 0 }, { "searches", 65 },
+                     { "searches", 1.5 }, { "searches", NAN },
+                     { "max_pending", 0 }, { "max_pending", 2.5 },
+                     { "slice", 0 }, { "slice", -3 }, { "slice", "8" } }) do
+  case(("pathfinder: %s = %s"):format(o[1], tostring(o[2])), function(g)
+    return pool(g, { [o[1]] = o[2] })
+  end, prefix(2, "pathfinder") .. o[1] .. " must be ")
+end
+case("pathfinder on a closed grid", function()
+  local g2 = astar.new(4, 4)
+  g2:close()
+  return astar.pathfinder(g2)
+end, "pathfinder: the grid is closed")
+local UPDATE = "budget must be a table {nodes = N} or {seconds = s}, got "
+for _, b in ipairs({ { nil, "nil" }, { 5, "5" }, { "fast", "'fast'" } }) do
+  case("update: budget = " .. b[2], function(g)
+    return pool(g):update(b[1])
+  end, exact(2, "update", UPDATE .. b[2]))
+end
+case("update: budget = {}", function(g) return pool(g):update({}) end,
+     exact(2, "update", UPDATE .. "table"))
+case("update: unknown budget key", function(g)
+  return pool(g):update({ frames = 1 })
+end, exact(2, "update", "unknown option 'frames'"))
+for _, b in ipairs({ { "nodes", 0 }, { "nodes", -5 }, { "nodes", 1.5 },
+                     { "nodes", NAN }, { "nodes", INF }, { "nodes", "9" },
+                     { "seconds", 0 }, { "seconds", -0.001 },
+                     { "seconds", NAN }, { "seconds", INF },
+                     { "seconds", "0.001" } }) do
+  case(("update: %s = %s"):format(b[1], tostring(b[2])), function(g)
+    return pool(g):update({ [b[1]] = b[2] })
+  end, prefix(2, "update") .. b[1] .. " must be ")
+end
+case("request: unknown option", function(g)
+  return pool(g):request(1, 1, 2, 2, { wieght = 2 })
+end, exact(6, "request", "unknown option 'wieght'"))
+case("request: sx = 0", function(g)
+  return pool(g):request(0, 1, 2, 2)
+end, exact(2, "request", "sx out of range 1..10, got 0"))
+case("request: gy = 1.5", function(g)
+  return pool(g):request(1, 1, 2, 1.5)
+end, exact(5, "request", "gy must be an integer, got 1.5"))
+case("request: tag = NaN", function(g)
+  return pool(g):request(1, 1, 2, 2, nil, NAN)
+end, exact(7, "request", "tag must not be NaN"))
+case("request: out = 5", function(g)
+  return pool(g):request(1, 1, 2, 2, nil, nil, 5)
+end, exact(8, "request", "out must be a table, got 5"))
+case("request on a closed grid", function()
+  local g2 = astar.new(4, 4)
+  local pf = astar.pathfinder(g2)
+  g2:close()
+  return pf:request(1, 1, 2, 2)
+end, "request: the grid is closed")
+case("cancel: id = 'x'", function(g) return pool(g):cancel("x") end,
+     exact(2, "cancel", "id must be a number, got 'x'"))
+case("partial: id = nil", function(g) return pool(g):partial() end,
+     exact(2, "partial", "id must be a number, got nil"))
+case("partial: out = 5", function(g) return pool(g):partial(1, 5) end,
+     exact(3, "partial", "out must be a table, got 5"))
+case("stats: t = 5", function(g) return pool(g):stats(5) end,
+     exact(2, "stats", "t must be a table, got 5"))
+for _, m in ipairs({ "request", "update", "done", "cancel", "partial",
+                    "pending", "stats" }) do
+  case(m .. " on a closed pathfinder", function(g)
+    local pf = pool(g)
+    pf:close()
+    return pf[m](pf, 1, 1, 2, 2)
+  end, exact(1, m, "the pathfinder is closed"))
+  case(m .. " on a grid instead of a pathfinder", function(g)
+    local pf = pool(g)
+    return pf[m](g, 1, 1, 2, 2)
+  end, exact(1, m, "pathfinder expected, got userdata"))
+end
+
 describe("bad input", function()
   for _, c in ipairs(CASES) do
     it(c.name, function() check(c.f, c.expected) end)
@@ -1294,10 +1522,10 @@ describe("bad query options", function()
   local CASES = {
     { { algorithm = "jump" }, "algorithm must be one of 'auto', 'astar', "
       .. "'jps', 'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
-    .. "'bidirectional', 'bidirectional_bfs', got 'jump'" },
+    .. "'bidirectional', 'bidirectional_bfs', 'theta', 'lazy_theta', got 'jump'" },
     { { algorithm = 1 }, "algorithm must be one of 'auto', 'astar', 'jps', "
       .. "'dijkstra', 'bfs', 'greedy', 'weighted', 'beam', 'ida', "
-    .. "'bidirectional', 'bidirectional_bfs', got 1" },
+    .. "'bidirectional', 'bidirectional_bfs', 'theta', 'lazy_theta', got 1" },
     { { ties = "smaller_g" }, "ties must be one of 'larger_g', 'straight', "
       .. "'random', got 'smaller_g'" },
     { { seed = -1 }, "seed must be an integer in [0, 9007199254740991], got -1" },
@@ -1332,11 +1560,11 @@ describe("bad query options", function()
     { { algorithm = "bidirectional_bfs", goals = { 2, 2 } },
       "algorithm 'bidirectional_bfs' needs none of the options ties, goals, "
       .. "max_cost, max_length, closest, leave_blocked_start, "
-      .. "next_to_blocked_goal or a heuristic function (max_nodes is fine)" },
+      .. "next_to_blocked_goal, avoid, extra_cost or a heuristic function (max_nodes is fine)" },
     { { algorithm = "bidirectional", closest = true },
       "algorithm 'bidirectional' needs none of the options ties, goals, "
       .. "max_cost, max_length, closest, leave_blocked_start, "
-      .. "next_to_blocked_goal or a heuristic function (max_nodes is fine)" },
+      .. "next_to_blocked_goal, avoid, extra_cost or a heuristic function (max_nodes is fine)" },
     { { algorithm = "ida", weight = 2 }, "algorithm 'ida' needs weight 1" },
     { { heuristic = true }, "heuristic must be one of 'default', 'manhattan', "
       .. "'chebyshev', 'octile', 'euclidean', 'zero' or a function, got true" },
@@ -1577,4 +1805,168 @@ describe("bad input: snapshots, tokens and workers", function()
     assert.are.equal(select(2, g:find_path(1, 1, W, H)), r.cost[1])
     w:close()
   end)
+end)
+
+describe("bad input: fields", function()
+  -- each case gets the grid and a field of it (the `reuse` candidate):
+  -- both must be as before after the error
+  local FCASES = {}
+  local function fcase(name, f, expected)
+    FCASES[#FCASES + 1] = { name = name, f = f, expected = expected }
+  end
+  local function values_of(f)
+    local t = {}
+    for y = 1, H do
+      for x = 1, W do t[#t + 1] = f:get(x, y) or false end
+    end
+    return t
+  end
+  local function fcheck(f, expected)
+    local g = fresh()
+    local field = g:field(1, 1)
+    local before, fbefore = snapshot(g), values_of(field)
+    local msg = helpers.error_of(f, g, field)
+    if expected:sub(1, 1) == "^" then
+      assert.is_truthy(msg:find(expected),
+        ("message %q does not match %q"):format(msg, expected))
+    else
+      assert.are.equal(expected, msg)
+    end
+    assert.are.same(before, snapshot(g))
+    assert.are.same(fbefore, values_of(field))
+    assert.are.equal(0, field:get(1, 1))
+  end
+
+  fcase("no goals", function(g) return g:field() end,
+        exact(2, "field", "goals must be x, y or a table {x1, y1, x2, y2, " ..
+              "...}, got nil"))
+  fcase("empty goal list", function(g) return g:field({}) end,
+        exact(2, "field", "goals must hold x, y pairs (a positive even " ..
+              "count of numbers), got 0 numbers"))
+  fcase("odd goal list", function(g) return g:field({ 1, 2, 3 }) end,
+        exact(2, "field", "goals must hold x, y pairs (a positive even " ..
+              "count of numbers), got 3 numbers"))
+  fcase("goal x off the map", function(g) return g:field(W + 1, 1) end,
+        exact(2, "field", ("x out of range 1..%d, got %d"):format(W, W + 1)))
+  fcase("goal y off the map", function(g) return g:field(1, 0) end,
+        exact(3, "field", ("y out of range 1..%d, got 0"):format(H)))
+  fcase("goal y nan", function(g) return g:field(1, NAN) end,
+        exact(3, "field", "y must be an integer, got nan"))
+  fcase("goal in a list off the map", function(g)
+    return g:field({ 1, 1, 2, H + 1 })
+  end, exact(2, "field", ("goals[4] (y of goal 2) must be an integer in " ..
+                          "1..%d, got %d"):format(H, H + 1)))
+  fcase("goal in a list not a number", function(g)
+    return g:field({ "1", 1 })
+  end, exact(2, "field", ("goals[1] (x of goal 1) must be an integer in " ..
+                          "1..%d, got '1'"):format(W)))
+  fcase("blocked goal", function(g) return g:field(3, 3) end,
+        exact(2, "field", "goal (3, 3) is blocked"))
+  fcase("blocked goal in a list", function(g)
+    return g:field({ 1, 1, 6, 2 })
+  end, exact(2, "field", "goal 2 at (6, 2) is blocked"))
+  fcase("goal blocked for the unit", function(g)
+    return g:field(1, 1, { unit = "boat" })
+  end, exact(2, "field", "goal (1, 1) is blocked for the unit"))
+  fcase("values of the wrong length", function(g)
+    return g:field({ 1, 1, 2, 2 }, { values = { 0 } })
+  end, exact(3, "field", "values must hold one number per goal (2), got 1"))
+  fcase("values with nan", function(g)
+    return g:field({ 1, 1, 2, 2 }, { values = { 0, NAN } })
+  end, exact(3, "field", "values[2] must be a finite number, got nan"))
+  fcase("values not a table", function(g)
+    return g:field(1, 1, { values = 0 })
+  end, exact(4, "field", "values must be a table, got 0"))
+  fcase("unknown option", function(g)
+    return g:field(1, 1, { max_cots = 3 })
+  end, exact(4, "field", "unknown option 'max_cots'"))
+  fcase("bad direction", function(g)
+    return g:field(1, 1, { direction = "away" })
+  end, exact(4, "field", "direction must be one of 'to', 'from', got 'away'"))
+  fcase("max_cost nan", function(g)
+    return g:field(1, 1, { max_cost = NAN })
+  end, exact(4, "field", "max_cost must be a number, got nan"))
+  fcase("unknown unit", function(g)
+    return g:field(1, 1, { unit = "ship" })
+  end, exact(4, "field", "unit must be the name of a unit class defined " ..
+             "with set_unit, got 'ship'"))
+  fcase("tile_cost not a function", function(g)
+    return g:field(1, 1, { tile_cost = 1 })
+  end, exact(4, "field", "tile_cost must be a function, got 1"))
+  fcase("reuse of another size", function(g)
+    return g:field(1, 1, nil, astar.new(3, 3):field(1, 1))
+  end, exact(5, "field", ("reuse must be a field of %d x %d tiles, got " ..
+                          "one of 3 x 3"):format(W, H)))
+  fcase("reuse not a field", function(g)
+    return g:field(1, 1, nil, {})
+  end, exact(5, "field", "reuse must be a field, got table"))
+  fcase("reuse closed", function(g)
+    local f = g:field(2, 2)
+    f:close()
+    return g:field(1, 1, nil, f)
+  end, exact(5, "field", "reuse: the field is closed"))
+  fcase("reuse with a bad goal", function(g, f)
+    return g:field(3, 3, nil, f)
+  end, exact(2, "field", "goal (3, 3) is blocked"))
+  fcase("reuse with bad values", function(g, f)
+    return g:field({ 1, 1 }, { values = { 1 / 0 } }, f)
+  end, exact(3, "field", "values[1] must be a finite number, got inf"))
+  fcase("get: x off the field", function(_, f) return f:get(0, 1) end,
+        exact(2, "get", ("x out of range 1..%d, got 0"):format(W)))
+  fcase("get: not a field", function(_, f) return f.get("f", 1, 1) end,
+        exact(1, "get", "field expected, got 'f'"))
+  fcase("next_step: y off the field", function(_, f)
+    return f:next_step(1, H + 1)
+  end, exact(3, "next_step", ("y out of range 1..%d, got %d"):format(H, H + 1)))
+  fcase("next_step: bad seed", function(_, f)
+    return f:next_step(1, 1, -1)
+  end, exact(4, "next_step", "seed must be an integer in [0, " ..
+             "9007199254740991], got -1"))
+  fcase("path: out not a table", function(_, f) return f:path(1, 1, 5) end,
+        exact(4, "path", "out must be a table, got 5"))
+  fcase("within: nan", function(_, f) return f:within(NAN) end,
+        exact(2, "within", "max_cost must be a number, got nan"))
+  fcase("steps: odd positions", function(_, f) return f:steps({ 1 }, {}) end,
+        exact(2, "steps", "positions must hold x, y pairs, got 1 numbers"))
+  fcase("steps: a position off the field", function(_, f)
+    return f:steps({ 1, 1, W + 1, 1 }, {})
+  end, exact(2, "steps", ("positions[3] (x of unit 2) must be an integer in " ..
+                          "1..%d, got %d"):format(W, W + 1)))
+  fcase("steps: positions not a table", function(_, f) return f:steps(5) end,
+        exact(2, "steps", "positions must be a table, got 5"))
+  fcase("flee: nan", function(_, f) return f:flee(NAN) end,
+        exact(2, "flee", "k must be a finite number, got nan"))
+  fcase("flee: inf", function(_, f) return f:flee(1 / 0) end,
+        exact(2, "flee", "k must be a finite number, got inf"))
+  fcase("combine: empty", function() return astar.combine({}) end,
+        exact(1, "combine", "fields must hold field, weight pairs (a " ..
+              "positive even count of values), got 0 values"))
+  fcase("combine: nan weight", function(_, f)
+    return astar.combine({ f, NAN })
+  end, exact(1, "combine", "fields[2] (weight 1) must be a finite number, " ..
+             "got nan"))
+  fcase("combine: not a field", function(_, f)
+    return astar.combine({ f, 1, "x", 1 })
+  end, exact(1, "combine", "fields[3] must be a field, got 'x'"))
+  fcase("combine: sizes differ", function(_, f)
+    return astar.combine({ f, 1, astar.new(2, 2):field(1, 1), 1 })
+  end, exact(1, "combine", ("fields[3] is 2 x 2, not %d x %d like fields[1]")
+             :format(W, H)))
+  fcase("combine: a closed field", function(g, f)
+    local c = g:field(2, 2)
+    c:close()
+    return astar.combine({ f, 1, c, 1 })
+  end, exact(1, "combine", "fields[3]: the field is closed"))
+  fcase("combine: rescan not a boolean", function(_, f)
+    return astar.combine({ f, 1 }, { rescan = 1 })
+  end, exact(2, "combine", "rescan must be a boolean, got 1"))
+  fcase("a closed field", function(g)
+    local f = g:field(1, 1)
+    f:close()
+    return f:get(1, 1)
+  end, "get: the field is closed")
+
+  for _, c in ipairs(FCASES) do
+    it(c.name, function() fcheck(c.f, c.expected) end)
+  end
 end)

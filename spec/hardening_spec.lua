@@ -303,7 +303,7 @@ describe("strings are compared with their length", function()
     assert.are.equal("bad argument #6 to 'find_path' (algorithm must be one "
       .. "of 'auto', 'astar', 'jps', 'dijkstra', 'bfs', 'greedy', "
       .. "'weighted', 'beam', 'ida', 'bidirectional', 'bidirectional_bfs', "
-      .. "got 'ida\\0x')",
+      .. "'theta', 'lazy_theta', got 'ida\\0x')",
       err(g.find_path, g, 1, 1, 5, 5, { algorithm = "ida\0x" }))
     assert.are.equal("bad argument #6 to 'find_path' (ties must be one of "
       .. "'larger_g', 'straight', 'random', got 'random\\0')",

@@ -207,6 +207,14 @@ function helpers.dijkstra(desc, sx, sy, gx, gy)
           end
         end
       end
+      -- grid links: desc.links[n] = { {m, cost}, ... } (ends open)
+      for _, l in ipairs(desc.links and desc.links[n] or {}) do
+        local m, nd = l[1], d + l[2]
+        if not done[m] and (dist[m] == nil or nd < dist[m]) then
+          dist[m] = nd
+          push(nd, m)
+        end
+      end
     end
   end
   return nil, "no_path"

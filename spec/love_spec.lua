@@ -123,6 +123,25 @@ describe("LÖVE PathDemo --selftest", function()
       .. "'jps' needs uniform tile costs", 1, true), out)
   end)
 
+  it("serves a crowd of a hundred units with the pool, partial paths "
+    .. "first", function()
+    local out = selftest()
+    for _, key in ipairs({ "valley", "arena" }) do
+      for _, budget in ipairs({ "nodes", "seconds" }) do
+        local line = out:match("selftest crowd " .. key .. " " .. budget
+          .. " [^\n]*")
+        assert(line, key .. " " .. budget .. ": no crowd line\n" .. out)
+        assert.is_truthy(line:find("units=100 served=100 arrived=100", 1,
+          true), line)
+      end
+    end
+    -- on the valley's mixed costs A* takes frames: units walk partial
+    -- paths meanwhile (the node budget makes the frames the same each run)
+    local partial = tonumber(out:match("selftest crowd valley nodes [^\n]*"
+      .. "partial=(%d+)"))
+    assert.is_true(partial and partial > 0, out)
+  end)
+
   it("saves a screenshot the size of the window, not blank", function()
     local out = selftest()
     local png = read(PNG)

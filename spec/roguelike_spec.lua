@@ -189,6 +189,35 @@ describe("roguelike example", function()
   end)
 
   describe("guards", function()
+    it("share one field, and flee the lamp's glare while it burns",
+       function()
+      local state = game.new({ map = "..........\n.@*....A..\n.........." })
+      local function dist(s)
+        local _, c = s.grid:find_path(s.guards[1].x, s.guards[1].y,
+          s.thief.x, s.thief.y, { unit = "guard" })
+        return c
+      end
+      local before = dist(state)
+      assert.is_true((game.turn(state, 1, 0))) -- onto the lamp
+      assert.are.equal("flee", state.guards[1].mode)
+      assert.are.equal(9, state.guards[1].x) -- a step away, not toward
+      assert.is_true(dist(state) >= before)
+      assert.is_true(state.lamp > 0)
+      while state.lamp > 0 do
+        before = dist(state)
+        assert.is_true((game.turn(state, 0, 0)))
+        assert.are.equal("flee", state.guards[1].mode)
+        assert.is_true(dist(state) >= before)
+      end
+      -- the lamp is out: the field toward the thief again
+      before = dist(state)
+      assert.is_true((game.turn(state, 0, 0)))
+      assert.are.equal("chase", state.guards[1].mode)
+      assert.is_true(dist(state) < before)
+      assert.are.equal(state.chase:get(state.guards[1].x, state.guards[1].y)
+        ~= nil, true)
+    end)
+
     it("grab a thief they can step onto", function()
       for _, map in ipairs({ ".A@", "A..\n.@,", "@..\n.A." }) do
         local state = game.new({ map = map })

@@ -627,3 +627,94 @@ describe("workers on the MovingAI maps #slow", function()
       for _, w in ipairs(pools) do w:close() end
     end)
 end)
+
+describe("snapshots and the options of main's issues (merge)", function()
+  -- a 12 x 8 map with a wall down x = 6, open at y = 8 only
+  local function walled()
+    local g = astar.new(12, 8)
+    for y = 1, 7 do g:set_blocked(6, y, true) end
+    return g
+  end
+
+  it("follows the grid's links, and a later unlink leaves the copy alone", function()
+    local g = walled()
+    g:link(2, 2, 10, 2, 1)
+    local snap = g:snapshot()
+    local path, cost = g:find_path(1, 1, 11, 1)
+    local spath, scost = snap:find_path(1, 1, 11, 1)
+    assert.are.equal(cost, scost)
+    assert.are.same(path, spath)
+    g:unlink(2, 2, 10, 2)
+    assert.is_true(select(2, g:find_path(1, 1, 11, 1)) > cost)
+    assert.are.equal(cost, select(2, snap:find_path(1, 1, 11, 1)))
+    local r = astar.unpack_paths(snap:find_paths({ 1, 1, 11, 1 }))
+    assert.are.equal(cost, r.cost[1])
+    snap:close()
+  end)
+
+  it("takes avoid and extra_cost on find_path and next_step, as the grid does", function()
+    local g = walled()
+    local snap = g:snapshot()
+    local opts = { avoid = { 6, 8 }, extra_cost = { 3, 3, 5, 4, 4, 2 } }
+    local want = { g:find_path(1, 1, 11, 1, opts) }
+    local got = { snap:find_path(1, 1, 11, 1, opts) }
+    assert.are.same(want, got)
+    assert.are.equal("no_path", got[2])
+    opts.avoid = { 5, 8 }
+    local path, cost = g:find_path(1, 1, 11, 1, opts)
+    local spath, scost = snap:find_path(1, 1, 11, 1, opts)
+    assert.are.same(path, spath)
+    assert.are.equal(cost, scost)
+    local x, y = g:next_step(1, 1, 11, 1, opts)
+    local sx, sy = snap:next_step(1, 1, 11, 1, opts)
+    assert.are.same({ x, y }, { sx, sy })
+    -- the overlays were this query's only
+    assert.are.equal(select(2, g:find_path(1, 1, 11, 1)),
+      select(2, snap:find_path(1, 1, 11, 1)))
+    assert.is_truthy(error_of(snap.find_path, snap, 1, 1, 11, 1,
+      { avoid = { 1 } }):find("avoid must hold x, y pairs", 1, true))
+    snap:close()
+  end)
+
+  it("refuses what a snapshot or a batch cannot do, naming the option", function()
+    local g = walled()
+    local snap = g:snapshot()
+    local pool = astar.workers(1)
+    assert.are.equal("bad argument #6 to 'find_path' (size: a snapshot "
+      .. "holds the layers of one-tile units only (size 1), got 2; search "
+      .. "the grid itself for bigger units)",
+      error_of(snap.find_path, snap, 1, 1, 4, 4, { size = 2 }))
+    assert.is_truthy(g:find_path(1, 1, 4, 4, { size = 2 })) -- the grid takes it
+    assert.is_truthy(snap:find_path(1, 1, 4, 4, { size = 1 }))
+    assert.are.equal("bad argument #6 to 'next_step' (unknown option "
+      .. "'remember')", error_of(snap.next_step, snap, 1, 1, 4, 4,
+        { remember = false }))
+    for _, k in ipairs({ "avoid", "extra_cost" }) do
+      local msg = ("%s: not for batches (the same tiles for every query: "
+        .. "put them in the grid before the snapshot, or use find_path on "
+        .. "the snapshot)"):format(k)
+      assert.are.equal("bad argument #3 to 'find_paths' (" .. msg .. ")",
+        error_of(snap.find_paths, snap, { 1, 1, 4, 4 }, { [k] = {} }))
+      assert.are.equal("bad argument #4 to 'submit' (" .. msg .. ")",
+        error_of(pool.submit, pool, snap, { 1, 1, 4, 4 }, { [k] = {} }))
+    end
+    assert.is_truthy(error_of(pool.submit, pool, snap, { 1, 1, 4, 4 },
+      { size = 3 }):find("size: a snapshot holds", 1, true))
+    -- everything still works
+    local r = pool:results(pool:submit(snap, { 1, 1, 11, 1 }))
+    assert.are.equal(select(2, g:find_path(1, 1, 11, 1)), r.cost[1])
+    pool:close()
+    snap:close()
+  end)
+
+  it("is made from a grid with clearance and big units' layers", function()
+    local g = walled()
+    assert.is_truthy(g:find_path(1, 1, 4, 6, { size = 2 }))
+    g:link(1, 1, 12, 1, 3)
+    local snap = g:snapshot()
+    g:close() -- the copy owns nothing of the grid's
+    collectgarbage()
+    assert.are.equal(3, select(2, snap:find_path(1, 1, 12, 1)))
+    snap:close()
+  end)
+end)

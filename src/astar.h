@@ -69,7 +69,14 @@ enum {
                          default ASTAR_IDA_DEFAULT_NODES */
   ASTAR_ALGO_BIDIR = 8, /* bidirectional A* (Dijkstra with the zero
                            heuristic): two searches that meet; optimal */
-  ASTAR_ALGO_BIDIR_BFS = 9 /* bidirectional breadth-first: fewest steps */
+  ASTAR_ALGO_BIDIR_BFS = 9, /* bidirectional breadth-first: fewest steps */
+  /* Any-angle (theta.c): paths of straight legs between tile centres,
+   * each leg in line of sight (astar_line_of_sight); the path walk gives
+   * the waypoints, not every tile.  Euclidean leg costs (see
+   * astar_leg_cost).  Not optimal (the exact any-angle optimum bends at
+   * tile corners), never dearer than the 8-way optimum. */
+  ASTAR_ALGO_THETA = 10, /* Theta*: a line-of-sight test per neighbour */
+  ASTAR_ALGO_LAZY_THETA = 11 /* Lazy Theta*: one test per expansion */
 };
 #define ASTAR_IDA_DEFAULT_NODES 1000000u
 
@@ -157,6 +164,30 @@ typedef struct astar_zones {
   int stale;
 } astar_zones;
 
+/* Clearance (clearance.c): for each tile, the side of the largest square
+ * of tiles, anchored at its top-left corner on that tile, that a layer can
+ * enter (0 on tiles it cannot enter; capped at 255), 1 byte per tile, made
+ * on first use and kept up to date by tile edits.  An s x s unit's own
+ * layer ("sized") is the tiles of clearance >= s with their move masks
+ * (the grid's diagonal rule applied to the footprint), JPS column bits and
+ * zones: a grid of its own, which the engines read as any other layer. */
+#define ASTAR_MAX_SIZE 255
+typedef struct astar_sized {
+  struct astar_sized *next;
+  int size;                 /* 2 .. ASTAR_MAX_SIZE */
+  int stale;                /* rebuilt (O(tiles)) at the next prepare */
+  uint8_t *moves;
+  uint64_t *passable;
+  uint64_t *passable_t;     /* column-major copy, where JPS can run */
+  astar_zones zones;
+} astar_sized;
+
+typedef struct astar_clearance {
+  uint8_t *value;           /* NULL: not made yet */
+  int stale;                /* recomputed (O(tiles)) at the next prepare */
+  astar_sized *sized;       /* the sizes asked for so far */
+} astar_clearance;
+
 typedef struct astar_unit {
   float table[ASTAR_TERRAINS]; /* terrain -> multiplier; 0 = impassable */
   double climb, descend;       /* extra cost per unit of rise / of drop */
@@ -175,6 +206,7 @@ typedef struct astar_unit {
   astar_min min;
   astar_range range;
   astar_zones zones; /* used while the unit has its own layers */
+  astar_clearance clear; /* used while the unit has its own layers */
 } astar_unit;
 
 /* What a search reads for one unit class.  height is NULL unless the unit
@@ -203,6 +235,16 @@ typedef struct astar_heap_entry {
      distance from the line start-goal; otherwise 0 */
   uint32_t aux;
 } astar_heap_entry;
+
+/* A grid link (links.c): a move from tile `from` to tile `to` (indices)
+ * at its own cost, besides the moves of the movement rule.  Stairs,
+ * ladders, teleports, doors.  A link made both ways is two of these,
+ * each with two_way set. */
+typedef struct astar_link {
+  uint32_t from, to;
+  double cost;
+  int two_way;
+} astar_link;
 
 /*
  * A grid.  Tiles are stored row-major over a padded rectangle with a one-tile
@@ -249,7 +291,13 @@ typedef struct astar_grid {
   astar_range range;      /* over passable tiles, for JPS */
   astar_zones zones;      /* zones of the grid's own layer (unit 0 and every
                              unit without layers of its own) */
+  /* links, sorted by from then to; link_bits: bit i when tile i is an
+     end of one (NULL while there are none) */
+  astar_link *links;
+  size_t nlinks, links_cap;
+  uint64_t *link_bits;
   uint64_t version;       /* edit counter: every edit adds 1 */
+  astar_clearance clear;  /* clearance of the grid's own layer */
   struct astar__zscratch *zscratch; /* flood scratch of zone repairs
                              (zones.c), made at the first repair */
   astar_alloc_fn alloc;
@@ -289,6 +337,18 @@ void astar_grid_put(astar_grid *g, uint32_t i, float cost, int open);
 void astar_grid_refresh(astar_grid *g);
 /* Cheapest cost that a step can enter, as of the last prepare. */
 float astar_grid_min_cost(const astar_grid *g);
+
+/* Links (links.c).  link adds a move (x1, y1) -> (x2, y2) of cost
+ * (finite, >= 0), and the way back when two_way, replacing the cost of
+ * a link already there; the tiles must differ (EINVAL).  A link whose end
+ * is impassable to a unit is not followed by that unit.  unlink removes
+ * both directions (*removed: how many).  Searches of the A* family
+ * follow links (JPS gives way to A*, IDA* and bidirectional search refuse
+ * a grid with links); zones join the regions links join. */
+int astar_grid_link(astar_grid *g, int32_t x1, int32_t y1, int32_t x2,
+                    int32_t y2, double cost, int two_way);
+int astar_grid_unlink(astar_grid *g, int32_t x1, int32_t y1, int32_t x2,
+                      int32_t y2, int *removed);
 
 /* Terrain and heights.  The first write allocates the layer (ENOMEM). */
 int astar_grid_set_terrain(astar_grid *g, int32_t x, int32_t y, int terrain);
@@ -410,6 +470,11 @@ typedef struct astar_query {
   const int32_t *goals;
   size_t ngoals;
   int no_main_goal;
+  /* NULL, or one cost (finite, >= 0) per pair of goals, added to the
+   * path's cost at that goal: the search then ends at the goal where the
+   * path's cost plus this is least (repair: the old path's cost from
+   * there); r->cost is the path's own cost. */
+  const double *goal_costs;
   /* Cutoffs: 0 = none (max_cost: HUGE_VAL, the default, or 0).  A search
    * that stops short because of one ends with ASTAR_CUTOFF. */
   double max_cost;        /* no path costing more is followed */
@@ -430,6 +495,23 @@ typedef struct astar_query {
   /* 1: do not consult (nor build) the zones; the search then floods the
    * start's whole region when the goal is unreachable. */
   int no_zones;
+  /* 0 or 1: a one-tile unit; s > 1: the path of the top-left tile of an
+   * s x s unit whose whole footprint stays on tiles the unit class can
+   * enter (the "clearance >= s" layer, made by astar_grid_prepare_size). */
+  int size;
+  /* Per-query overlays (path_check.c, overlay.c): avoid, x, y pairs
+   * (0-based, in range), navoid pairs: tiles blocked for this query only
+   * (the corner rule sees them blocked too); extra_tiles, x, y pairs with
+   * extra_costs[k] (finite, >= 0) added to tile k's cost for this query
+   * only (a tile listed twice gets both).  The start and the goals are
+   * never avoided.  The map is not touched; the overlay lives in the
+   * context's marks, stamped in O(navoid + nextra).  JPS, IDA* and the
+   * bidirectional searches refuse them (AUTO runs A*). */
+  const int32_t *avoid;
+  size_t navoid;
+  const int32_t *extra_tiles;
+  const double *extra_costs;
+  size_t nextra;
 } astar_query;
 
 typedef struct astar_result {
@@ -469,6 +551,8 @@ struct astar__run;
 struct astar__memo;
 struct astar__extra;
 struct astar__more;
+struct astar__overlay;
+struct astar__graphx;
 typedef struct astar_search {
   astar_alloc_fn alloc;
   void *alloc_ud;
@@ -482,7 +566,11 @@ typedef struct astar_search {
   struct astar__memo *memo;  /* tile-callback results, with generation */
   struct astar__extra *extra; /* query options' scratch */
   struct astar__more *more;  /* IDA* and bidirectional scratch */
+  struct astar__graphx *graphx; /* graph searches' scratch */
+  struct astar__via *via;   /* per tile: the parent through a link, with
+                               the generation it was set in */
   struct astar__run *run;   /* a begun search's state */
+  struct astar__overlay *overlay; /* avoid / extra_cost marks */
   int state;                /* ASTAR_SEARCH_* */
   int busy;                 /* a step is running (a callback re-entered) */
   /* the last search: its map's geometry, for the path walk */
@@ -492,6 +580,7 @@ typedef struct astar_search {
   int last_outcome;
   uint32_t explored_tag, explored_tag_b; /* 0: nothing to list */
   uint64_t map_version;     /* the map's edit counter when it began */
+  int last_waypoints;       /* the path walk follows parents (any-angle) */
 } astar_search;
 
 enum { ASTAR_SEARCH_IDLE = 0, ASTAR_SEARCH_RUNNING, ASTAR_SEARCH_DONE };
@@ -536,11 +625,34 @@ int astar_find_path(astar_search *s, const astar_grid *g,
  * and q, with its goals and callbacks' data, must stay alive (the context
  * keeps a copy of *q, not of the arrays it points to).  The A* family
  * and JPS stop anywhere; bidirectional search and IDA* run to the end in
- * their first step. */
+ * their first step.  A step with max_nodes != 0 also keeps the expanded
+ * tile closest to the goal so far (the closest rule: least distance by
+ * the default heuristic, then least cost, then lowest index; under JPS
+ * among the jump points) for astar_search_partial. */
 int astar_search_begin(astar_search *s, const astar_grid *g,
                        const astar_query *q, astar_result *r);
 int astar_search_step(astar_search *s, const astar_grid *g,
                       uint32_t max_nodes, astar_result *r);
+
+/* The best path so far of the search begun on s: while it runs (or when
+ * it ended without a path), the path to the closest tile that sliced
+ * steps expanded; once it found a path (or closest's partial one), that
+ * path.  Returns 1 and fills r (cost, length, end_x, end_y, partial = 1
+ * unless it is the found path; outcome as the search stands) and sets *t
+ * at the path's last tile; 0 when there is none (nothing expanded yet,
+ * IDA* or bidirectional search before their end, a blocked start or
+ * goal, an error; r is then left as it was).  Walk it back with astar_trail_prev (which returns 0
+ * at the start), reading t->node; valid until s is stepped or begun
+ * again.  Nothing in the search changes. */
+typedef struct astar_trail {
+  uint32_t node;   /* the tile the walk stands on */
+  uint32_t anchor; /* private: the jump point a JPS walk heads back to */
+  int32_t back;    /* private: one step back along a jump */
+  int mode;        /* private */
+} astar_trail;
+int astar_search_partial(const astar_search *s, astar_trail *t,
+                         astar_result *r);
+int astar_trail_prev(const astar_search *s, astar_trail *t);
 
 /* Capability table: whether q's algorithm takes q's options on g.
  * ASTAR_REFUSE_NONE, or the first reason it refuses (the binding words
@@ -558,7 +670,11 @@ enum {
   ASTAR_REFUSE_HEURISTIC,   /* JPS: only the default heuristic */
   ASTAR_REFUSE_WEIGHT,      /* weight 1 only */
   ASTAR_REFUSE_UNIFORM,     /* JPS: uniform tile costs */
-  ASTAR_REFUSE_PREPARE      /* JPS: the unit's layers are not prepared */
+  ASTAR_REFUSE_PREPARE,     /* JPS: the unit's layers are not prepared */
+  ASTAR_REFUSE_SQUARE,      /* any-angle: a square grid (not hex) */
+  ASTAR_REFUSE_LINKS        /* IDA*, bidirectional (and JPS, which AUTO
+                               and an explicit JPS query replace by A*):
+                               the grid has links */
 };
 int astar_query_refusal(const astar_grid *g, const astar_query *q);
 
@@ -583,6 +699,65 @@ int astar_path_prev(const astar_search *s, uint32_t *node);
 #define ASTAR_EXPLORED_CLOSED 2
 int astar_explored_next(const astar_search *s, uint32_t *i, int32_t *x,
                         int32_t *y);
+
+/* Path checks (path_check.c).  A path is n tiles, xy[2i], xy[2i + 1]
+ * (0-based, in range: the caller checks).  astar_path_check walks it from
+ * tile `from` under the rules a search of q would use (q->unit's layer:
+ * passability, the moves masks with the corner rule and height limits,
+ * unit-class costs, heights; q's overlays, where the tile at `from` and
+ * the last tile are never avoided; q's callbacks are not seen): the tile
+ * at `from` must be open, and every later tile must be one legal step
+ * from the one before.  Needs the unit's layer prepared (EPREPARE).  A
+ * context is needed only for overlays (its marks; its last path is kept).
+ * O(n - from + overlays). */
+typedef struct astar_path_report {
+  size_t bad;        /* the first illegal tile (n: none) */
+  size_t last_bad;   /* the last illegal tile (n: none) */
+  int last_bad_open; /* the tile last_bad itself is open (only the step
+                        into it is illegal) */
+  double cost;       /* the cost from `from` to the end (bad == n), or to
+                        the tile before bad */
+  double *acc;       /* set by the caller: NULL, or room for n costs:
+                        acc[i] = the cost of the step into tile i, for
+                        from < i < bad (acc[from] = 0) */
+} astar_path_report;
+int astar_path_check(astar_search *s, const astar_grid *g,
+                     const astar_query *q, const int32_t *xy, size_t n,
+                     size_t from, astar_path_report *out);
+
+/* Repair (path_check.c): a path from the tile at `at` to the path's last
+ * tile after edits.  KEPT: the path is still legal from `at` (nothing
+ * searched; out->cost its cost from there).  REJOINED: the old path is
+ * followed from `at` to the tile out->leave (up to ASTAR_REPAIR_BACKOFF
+ * tiles before its first break), a search from there reaches one of the
+ * old path's first legal tiles after its last break (the rejoin window:
+ * up to ASTAR_REPAIR_WINDOW tiles, each counted with the old path's cost
+ * from it to the end, so the search ends where the whole is least), tile
+ * out->rejoin, and the old path goes on from there.  The detour is the
+ * context's path (astar_path_last/prev, from out->leave to out->rejoin);
+ * out->cost is the whole cost.  The search expands at most `budget`
+ * nodes.  FRESH: that search could not rejoin (no open tile to rejoin,
+ * the budget ran out, no path): a plain search of q from `at` to the
+ * last tile ran instead (optimal); out->r says how it ended.  q gives the
+ * unit, overlays, heuristic and so on; its start, goal, goals and cutoffs
+ * are set here.  A REJOINED path is the cheapest among those that follow
+ * the old path to out->leave and rejoin it in the window: never cheaper
+ * than the optimum, equal to it whenever an optimal path does so. */
+#define ASTAR_REPAIR_BACKOFF 8
+#define ASTAR_REPAIR_WINDOW 16
+enum { ASTAR_REPAIR_KEPT = 0, ASTAR_REPAIR_REJOINED, ASTAR_REPAIR_FRESH };
+typedef struct astar_repair {
+  int how;         /* ASTAR_REPAIR_* */
+  size_t leave;    /* REJOINED: the old path's tile the detour starts on */
+  size_t rejoin;   /* REJOINED: the old path's tile the detour ends on */
+  size_t bad;      /* the first illegal tile (n when KEPT) */
+  double cost;     /* the new path's cost (KEPT, REJOINED, FRESH found) */
+  uint32_t expanded; /* nodes both searches expanded */
+  astar_result r;  /* the last search's result (not KEPT) */
+} astar_repair;
+int astar_path_repair(astar_search *s, const astar_grid *g,
+                      const astar_query *q, const int32_t *xy, size_t n,
+                      size_t at, uint32_t budget, astar_repair *out);
 
 /* Zones: connected regions for one unit class.  Two tiles are in the same
  * zone when a chain of legal moves joins them, each move taken in either
@@ -701,5 +876,301 @@ int astar_workers_count(const astar_workers *w);
  * thread and frees the pool; batches submitted are done (cancelled ones
  * with ASTAR_ECANCELLED) and can be read or freed.  NULL is fine. */
 void astar_workers_free(astar_workers *w);
+/* ---- clearance and large units (clearance.c) ---- */
+
+/* Prepare for an s x s unit of class unit (size 0 or 1: astar_grid_prepare):
+ * the unit's layers, its clearance and its "clearance >= size" layer (with
+ * ASTAR_PREPARE_ZONES its zones).  With ASTAR_PREPARE_CLEARANCE the
+ * clearance values alone are made (for astar_grid_clearance).  EINVAL for
+ * an undefined unit or a size outside 0..ASTAR_MAX_SIZE. */
+#define ASTAR_PREPARE_CLEARANCE 2u
+int astar_grid_prepare_size(astar_grid *g, int unit, int size, unsigned what);
+/* The clearance of tile (x, y) for unit (EPREPARE when not made). */
+int astar_grid_clearance(const astar_grid *g, int unit, int32_t x, int32_t y,
+                         int *value);
+/* What a search of an s x s unit reads (astar_grid_layer for size <= 1). */
+int astar_grid_layer_size(const astar_grid *g, int unit, int size,
+                          astar_layer *out);
+/* Zone queries of the s x s unit's layer (size <= 1: the plain ones). */
+int astar_zone_of_size(const astar_grid *g, int unit, int size, int32_t x,
+                       int32_t y, uint32_t *zone);
+int astar_zone_count_size(const astar_grid *g, int unit, int size,
+                          uint32_t *count);
+int astar_zone_size_size(const astar_grid *g, int unit, int size, uint32_t id,
+                         uint32_t *tiles);
+
+/* ---- line of sight and smoothing (sight.c) ---- */
+
+/* Line of sight between the centres of tiles (x0, y0) and (x1, y1) for an
+ * s x s unit of class unit (its layer prepared): every tile whose inside
+ * the segment crosses, both ends included, is passable to the layer, and
+ * where the segment passes exactly through a tile corner it may touch a
+ * blocked tile there but not squeeze between two blocked tiles that meet
+ * only at that corner (with the diagonal rule "always", it may).  Every
+ * legal step is in line of sight, and the answer is the same both ways.
+ * Returns 1, 0 with *bx, *by the first tile from (x0, y0) that blocks (at
+ * a squeeze, the blocked tile beside the x step), or a negative status
+ * (EPREPARE, EINVAL: undefined unit, hex grid). */
+int astar_line_of_sight(const astar_grid *g, int unit, int size, int32_t x0,
+                        int32_t y0, int32_t x1, int32_t y1, int32_t *bx,
+                        int32_t *by);
+/* Legs (smooth, any-angle search): one step of the grid costs what a
+ * search pays for it; a longer leg in line of sight costs its Euclidean
+ * length (in cardinal lengths) times the dearest tile it enters (its
+ * start tile not counted); for a unit with a height rule a longer leg
+ * must stay on tiles of its start's height. */
+/* String pulling: xy holds n waypoints (x, y pairs, 0-based, in range);
+ * out (room for n pairs; may be xy) gets the smoothed ones, *nout their
+ * count.  Each leg is in line of sight and costs at most what the legs it
+ * replaces cost (as above, 1e-9 relative slack).  sum: scratch for n
+ * doubles (the input's running cost), or NULL (slower: sums again).
+ * Returns ASTAR_OK, EINVAL with *bad = k when leg k -> k + 1 of the input
+ * may not be taken (blocked, or not a legal step), EPREPARE, or EINVAL
+ * on a hex grid. */
+int astar_smooth(const astar_grid *g, int unit, int size, const int32_t *xy,
+                 size_t n, int32_t *out, size_t *nout, size_t *bad,
+                 double *sum);
+/*
+ * Fields (field.c): for every tile, the cost of the cheapest path between
+ * it and the nearest of a set of goals, under the grid's own rules (the
+ * diagonal rule, step lengths, a unit class with its heights, hex, an
+ * optional tile callback), in the search's own double arithmetic.  "to"
+ * fields hold the cost from each tile to a goal (a Dijkstra from the
+ * goals over reversed steps: each step costs what moving forward along it
+ * costs); "from" fields the cost from a goal to each tile.  Goals may
+ * start at values of their own (negative too).  Uniform step costs and
+ * one start value run breadth-first; anything else a heap.
+ *
+ * A field is a search context that keeps what it found: its stamps say
+ * which tiles have a value (so a build, like a search, costs what it
+ * touches: with max_cost only the tiles within it), value[] holds each
+ * one's cost (a 32-bit float: 4 bytes per tile), order[] the tiles with a
+ * value in the order the build closed them (by value: within() stops
+ * early, flee() seeds from it).  Rebuilding a warm field of the same size
+ * allocates nothing.  A field reads the map only while it is built and
+ * while it is followed (next, directions), and writes only itself.
+ */
+enum { ASTAR_FIELD_TO = 0, ASTAR_FIELD_FROM = 1 };
+
+typedef struct astar_field {
+  astar_search ctx;     /* stamps, heap positions, heap, callback memo */
+  float *value;         /* ntiles: a tile's value, where stamped */
+  uint32_t *order;      /* count tiles with a value */
+  uint32_t ntiles, count;
+  int32_t width, height;
+  uint32_t tag;         /* the stamps of this content; 0: empty */
+  int direction;        /* ASTAR_FIELD_* */
+  int unit;
+  int sorted;           /* order[] is by value (every build; not a sum) */
+  int memo;             /* a tile callback's costs in ctx.memo (tag) */
+  uint64_t version;     /* the map's edit counter when it was built */
+  uint32_t expanded;    /* tiles closed by the last build or rescan */
+} astar_field;
+
+/* How a field is built.  goals: ngoals x, y pairs (0-based, in range;
+ * a goal the unit cannot enter is the caller's to refuse: it is ignored
+ * here); values: a start value per goal (NULL: 0 each; finite); max_cost:
+ * tiles whose value would exceed it get none (HUGE_VAL: no limit);
+ * tile_fn: as for astar_query (memoized once per tile per build).  Add an
+ * option here and in field_setup (field.c). */
+typedef struct astar_field_query {
+  int unit;
+  int direction;
+  const int32_t *goals;
+  size_t ngoals;
+  const double *values;
+  double max_cost;
+  astar_tile_fn tile_fn;
+  void *fn_ud;
+} astar_field_query;
+
+void astar_field_query_defaults(astar_field_query *q);
+/* Lifecycle: init allocates nothing; release is idempotent. */
+void astar_field_init(astar_field *f, astar_alloc_fn alloc, void *ud);
+void astar_field_release(astar_field *f);
+size_t astar_field_memory(const astar_field *f);
+/* Sizes f for g (once per size; ENOMEM leaves it empty). */
+int astar_field_fit(astar_field *f, const astar_grid *g);
+/* Builds f on g (prepared for q->unit).  ASTAR_OK, ENOMEM, EPREPARE,
+ * EINVAL (bad query), EBUSY, or ECALLBACK (the tile callback stopped it):
+ * on any error f is left empty. */
+int astar_field_build(astar_field *f, const astar_grid *g,
+                      const astar_field_query *q);
+/* Flee map: dst's values become k * src's, then rescanned as a field from
+ * every such tile (so a step costs what it costs and a dead end is no
+ * refuge).  dst may be src.  q gives the rules of the rescan (unit,
+ * direction, tile_fn; goals and max_cost unused). */
+int astar_field_flee(astar_field *dst, const astar_field *src,
+                     const astar_grid *g, const astar_field_query *q,
+                     double k);
+/* Weighted sum of n fields of one size: a tile has a value where every
+ * field has one.  With g (prepared for q->unit) the sum is rescanned as a
+ * field under q's rules; with g NULL it stays a plain sum.  dst must be
+ * none of src. */
+int astar_field_combine(astar_field *dst, const astar_field *const *src,
+                        const double *weight, size_t n,
+                        const astar_grid *g, const astar_field_query *q);
+
+/* Reading.  has: 1 when tile i (astar_index) has a value. */
+static inline int astar_field_has(const astar_field *f, uint32_t i) {
+  return f->tag != 0 &&
+         (f->ctx.stamp[i] & ~(uint32_t)7u) == (f->tag | 8u);
+}
+/* The best step downhill from tile i: a legal move of the unit on L (the
+ * layer of g for f->unit) honouring the corner rule (and the tile
+ * callback's closed tiles), toward the goals: for a "to" field a move
+ * i -> next, for a "from" field a move next -> i walked backwards.  Among
+ * equal-best steps the first in direction order, or with rng a seeded
+ * uniform choice.  Returns 1 and sets *next, *step (the step's cost) and
+ * *dir (the direction moved, ASTAR_N..ASTAR_NW); 0 when i has no value or
+ * no step leads downhill (a goal). */
+int astar_field_next(const astar_field *f, const astar_grid *g,
+                     const astar_layer *L, uint32_t i, uint64_t *rng,
+                     uint32_t *next, double *step, int *dir);
+/* splitmix64 step, for the seeds of next */
+uint64_t astar_field_random(uint64_t *state);
+/* ---- Explicit graphs (graph.c, graph_search.c) ----
+ *
+ * Nodes are 0 .. n-1 (the binding adds 1).  Each node may have a position
+ * (x, y, z), which only feeds the heuristic, and may be disabled (closed
+ * for searches, e.g. a locked door; its edges stay).  An edge a -> b has
+ * a cost >= 0; there is at most one edge per ordered pair.  Edges are
+ * kept twice, out of a and into b (the backward side of bidirectional
+ * search), each node's edges contiguous in a pool that grows by moving a
+ * node's run to its end and is compacted when half of it is dead space.
+ *
+ * Derived data, brought up to date by astar_graph_prepare (O(1) when
+ * nothing is stale; searches return ASTAR_EPREPARE otherwise):
+ *  - zones: weakly connected components of the edges (disabled nodes
+ *    included, so disable/enable never touches them).  Adding an edge
+ *    merges two zones at once (union-find); removing one marks them for
+ *    a relabel (O(nodes + edges)) at the next prepare.
+ *  - the heuristic's scale: the least cost / straight-line length over
+ *    the edges whose ends both have positions, so the scaled euclidean
+ *    distance never overestimates; and the least positive edge cost (the
+ *    heap keys' quantum).  Lowering a cost updates them at once; raising
+ *    or removing marks them for a rescan.
+ */
+#define ASTAR_GRAPH_MAX_NODES 0x7FFFFFF0u
+#define ASTAR_GRAPH_MAX_COST 1e300
+
+typedef struct astar_adjacency {
+  uint32_t *first, *deg, *room; /* per node: its run in the pool */
+  uint32_t *to;                 /* pool: the other end */
+  double *cost;                 /* pool: the edge's cost */
+  size_t used, cap, dead;       /* pool slots used, allocated, abandoned */
+} astar_adjacency;
+
+typedef struct astar_graph {
+  uint32_t n, cap;        /* nodes, per-node slots allocated */
+  double *pos;            /* 3 per node: x, y, z */
+  uint8_t *flags;         /* ASTAR_NODE_* */
+  uint32_t unplaced;      /* nodes without a position */
+  astar_adjacency out, in;
+  size_t nedges;
+  uint32_t *zparent, *zsize; /* union-find forest of the zones */
+  uint32_t nzones;
+  int zones_stale;
+  double ratio;           /* least cost / length (HUGE_VAL: no such edge) */
+  double min_cost;        /* least positive edge cost (HUGE_VAL: none) */
+  int bounds_stale;
+  uint64_t version;       /* edit counter: every edit adds 1 */
+  astar_alloc_fn alloc;
+  void *alloc_ud;
+} astar_graph;
+
+enum { ASTAR_NODE_DISABLED = 1, ASTAR_NODE_PLACED = 2 };
+
+void astar_graph_init(astar_graph *g, astar_alloc_fn alloc, void *ud);
+void astar_graph_release(astar_graph *g); /* idempotent */
+size_t astar_graph_memory(const astar_graph *g);
+/* Room for n nodes (a hint; ENOMEM leaves g as it was). */
+int astar_graph_reserve(astar_graph *g, uint32_t n);
+/* A new node; placed: pos holds x, y, z.  *id is its number. */
+int astar_graph_add_node(astar_graph *g, int placed, const double *pos,
+                         uint32_t *id);
+/* Sets the cost of a -> b, adding the edge when there is none; cost < 0
+ * removes it (nothing when there is none).  a, b < n; cost finite. */
+int astar_graph_set_edge(astar_graph *g, uint32_t a, uint32_t b,
+                         double cost);
+/* The cost of a -> b, or -1 when there is no such edge. */
+double astar_graph_edge(const astar_graph *g, uint32_t a, uint32_t b);
+void astar_graph_disable(astar_graph *g, uint32_t id, int disabled);
+int astar_graph_prepare(astar_graph *g);
+/* Zones (after prepare): the zone of a node (a root id, stable while
+ * nothing is edited) and the number of zones. */
+int astar_graph_zone(const astar_graph *g, uint32_t id, uint32_t *zone);
+
+/* A graph query.  goals: ngoals node ids (>= 1).  algorithm: ASTAR_ALGO_
+ * ASTAR (weight > 1: weighted A*), DIJKSTRA, BFS (fewest edges), GREEDY,
+ * BIDIR (Dijkstra from both ends; no max_cost, closest, ties or
+ * heuristic).  heuristic: ASTAR_H_EUCLIDEAN (the default: scaled as said
+ * above; zero when a node has no position or over more than 16 goals) or
+ * ASTAR_H_ZERO; heuristic_fn (optional) writes an estimate of the cost
+ * from node to goal (>= 0, finite) and returns ASTAR_OK, or anything else
+ * to stop the search (ASTAR_ECALLBACK). */
+typedef struct astar_graph_query {
+  uint32_t start;
+  const uint32_t *goals;
+  size_t ngoals;
+  int algorithm;
+  int heuristic;
+  double weight;
+  int (*heuristic_fn)(void *ud, uint32_t node, uint32_t goal, double *out);
+  void *heuristic_ud;
+  double max_cost;   /* 0 or HUGE_VAL: none */
+  uint32_t max_nodes; /* 0: none */
+  int closest;       /* no goal reached: the path to the expanded node
+                        nearest a goal (straight line when every node has
+                        a position, else the heuristic), then cheapest */
+  int ties;          /* ASTAR_TIES_LARGER_G, or _RANDOM (seeded order of
+                        equal-f nodes) */
+  uint64_t seed;
+} astar_graph_query;
+
+void astar_graph_query_defaults(astar_graph_query *q);
+/* Runs the query with context s.  ASTAR_OK (see r->outcome; the path is
+ * read with astar_graph_path), ENOMEM, EINVAL (bad ids, options the
+ * algorithm does not take), EPREPARE, ECALLBACK, EBUSY.  r->end_x is the
+ * node the path ends at, r->goal_index the index in q->goals reached. */
+int astar_graph_find_path(astar_search *s, const astar_graph *g,
+                          const astar_graph_query *q, astar_result *r);
+/* The last graph path of s: *len node ids from start to end. */
+const uint32_t *astar_graph_path(const astar_search *s, uint32_t *len);
+
+/* ---- State-space search (state_search.c) ----
+ *
+ * The open list and node records of a search whose nodes are made as it
+ * goes (astar.search: states given by a neighbours callback).  Nodes are
+ * numbered 0, 1, ... in the order they are made; each has g, h, a parent
+ * and a place in the heap.  Keys are the bits of g + h (doubles >= 0
+ * order like their bits), ties to the larger g.  The caller pops a node,
+ * expands it, and pushes what it reaches; nothing is allocated per step
+ * once the arrays have grown.
+ */
+typedef struct astar_states {
+  astar_alloc_fn alloc;
+  void *alloc_ud;
+  double *g, *h;
+  uint32_t *parent, *pos;
+  uint8_t *mark;           /* 0: made, 1: open, 2: closed */
+  uint32_t n, cap;
+  astar_heap_entry *heap;
+  size_t heap_n, heap_cap;
+} astar_states;
+
+void astar_states_init(astar_states *o, astar_alloc_fn alloc, void *ud);
+void astar_states_release(astar_states *o); /* idempotent */
+size_t astar_states_memory(const astar_states *o);
+/* A new node with heuristic h (>= 0), not yet reached: *id. */
+int astar_states_make(astar_states *o, double h, uint32_t *id);
+/* Reaches node id from parent at cost g: opens it, or lowers its g; a
+ * closed node, or one reached at least as cheaply, is left alone.
+ * parent == UINT32_MAX for the start. */
+int astar_states_reach(astar_states *o, uint32_t id, uint32_t parent,
+                       double g);
+/* Takes the open node of least g + h (then larger g) and closes it: 1,
+ * or 0 when the open list is empty. */
+int astar_states_pop(astar_states *o, uint32_t *id, double *g);
 
 #endif

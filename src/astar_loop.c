@@ -51,8 +51,11 @@ enum {
   MODE_FIFO = 128,  /* breadth-first: the open list is a queue */
   MODE_BEAM = 256,  /* the open list holds at most beam_width nodes */
   /* ASTAR__HEAP_STRAIGHT = 512, ASTAR__HEAP_RANDOM = 1024 (heap.h) */
-  MODE_BUDGET = 2048 /* a sliced step: count the budget down (a whole run
+  MODE_BUDGET = 2048, /* a sliced step: count the budget down (a whole run
                         does not pay for it) */
+  MODE_OVERLAY = 4096, /* avoid / extra_cost: look closer at NEAR tiles */
+  MODE_LINKS = 8192  /* the grid has links: tiles with the link bit get
+                        their links as extra moves after the rule's */
 };
 
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
@@ -140,16 +143,6 @@ static size_t worst_leaf(const astar_heap_entry *heap, size_t n,
   return w;
 }
 
-static int bound_broken(astar__run *S, uint32_t from, uint32_t to, double cost,
-                        double bound) {
-  astar_result *r = &S->r;
-  astar_xy(S->G, from, &r->bad_x1, &r->bad_y1);
-  astar_xy(S->G, to, &r->bad_x2, &r->bad_y2);
-  r->bad_cost = cost;
-  r->bad_bound = bound;
-  return ASTAR_EBOUND;
-}
-
 /* The tile callback's cost for tile v (0: impassable), memoized. */
 static int tile_value(astar__run *S, uint32_t v, double *out) {
   astar__memo *memo = S->s->memo + v;
@@ -162,7 +155,7 @@ static int tile_value(astar__run *S, uint32_t v, double *out) {
   astar_xy(S->G, v, &x, &y);
   if (S->q.tile_fn(S->q.fn_ud, x, y, (double)S->L.cost[v], &c) != ASTAR_OK)
     return ASTAR_ECALLBACK;
-  if (c > 0.0 && c < S->bound) return bound_broken(S, v, v, c, S->bound);
+  if (c > 0.0 && c < S->bound) return astar__bound_broken(S, v, v, c, S->bound);
   memo->cost = c > 0.0 ? c : 0.0;
   memo->gen = S->tag;
   *out = memo->cost;
@@ -193,6 +186,9 @@ static int callback_moves(astar__run *S, uint32_t u, unsigned *moves) {
     uint32_t v = (uint32_t)((int32_t)u + G->offset[d]);
     if (!(m & (1u << d)) && !(corners && (m & beside[d]))) continue;
     if (!astar__bit(S->L.passable, v)) continue;
+    if (S->mark != NULL && astar__marked(S->mark, S->mtag, v,
+                                         ASTAR__MARK_AVOID))
+      continue; /* avoided: blocked for the step and the corner rule */
     if ((st = tile_value(S, v, &c)) != ASTAR_OK) return st;
     if (c > 0.0) open |= 1u << d;
   }
@@ -206,6 +202,9 @@ static int callback_moves(astar__run *S, uint32_t u, unsigned *moves) {
       if (rule == ASTAR_DIAG_BOTH_FREE ? !(a & b) : !(a | b)) continue;
     }
     v = (uint32_t)((int32_t)u + G->offset[d]);
+    if (S->mark != NULL && astar__marked(S->mark, S->mtag, v,
+                                         ASTAR__MARK_AVOID))
+      continue;
     if ((st = tile_value(S, v, &c)) != ASTAR_OK) return st;
     if (c > 0.0) keep |= 1u << d;
   }
@@ -234,6 +233,8 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
   int32_t offset[8];
   double length[8];
   int st = ASTAR_OK;
+  const astar_link *link = NULL; /* MODE_LINKS: the links of u left */
+  size_t nlinks = 0;
 
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
@@ -242,6 +243,12 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
     double gu;
     unsigned m;
     int32_t ux, uy;
+    int near = 0;
+    if ((mode & MODE_X) && S->best_total < HUGE_VAL &&
+        heap[(mode & MODE_FIFO) ? head : 0].key >= S->best_key) {
+      S->found = 1; /* no open node can end cheaper than the best goal */
+      break;
+    }
     if ((mode & MODE_X) && S->max_nodes != 0 && expanded >= S->max_nodes) {
       S->cut = 1;
       break;
@@ -263,25 +270,91 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
     stamp[u] |= ASTAR__STAMP_CLOSED;
     expanded++;
     if (is_goal(S, u, goal, mode)) {
-      S->found = 1;
-      S->reached = u;
-      S->r.cost = gu;
-      break;
+      if ((mode & MODE_X) && S->q.goal_costs != NULL) {
+        /* goal costs: keep the best ending and search on while an open
+         * node might end cheaper */
+        long k = astar__set_find(S->set, S->nset, u);
+        double total = gu + S->targets[k].cost;
+        if (total < S->best_total) {
+          S->best_total = total;
+          S->best_key = astar__quantise(total, inv_q);
+          S->reached = u;
+          S->r.cost = gu;
+        }
+      } else {
+        S->found = 1;
+        S->reached = u;
+        S->r.cost = gu;
+        break;
+      }
     }
     astar_xy(G, u, &ux, &uy);
-    if ((mode & MODE_X) && S->closest) closer(S, u, ux, uy, gu);
+    /* closest: the query's option, or a sliced step keeping its best
+       path so far (astar_search_partial); for one goal and a plain
+       distance, one comparison decides most nodes */
+    if ((mode & MODE_X) && (S->closest || (mode & MODE_BUDGET))) {
+      closer(S, u, ux, uy, gu);
+    } else if (mode & MODE_BUDGET) {
+      if (S->dist.shape == ASTAR__H_PLAIN) {
+        int32_t dx = ux - S->one.x, dy = uy - S->one.y;
+        double d;
+        if (dx < 0) dx = -dx;
+        if (dy < 0) dy = -dy;
+        d = dx > dy ? S->dist.A * dx + S->dist.B * dy
+                    : S->dist.A * dy + S->dist.B * dx;
+        if (d <= S->best_d) closer(S, u, ux, uy, gu);
+      } else {
+        closer(S, u, ux, uy, gu);
+      }
+    }
     m = moves[u];
     if ((mode & MODE_X) && u == S->start) m = S->start_moves;
     if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)
       break;
-    while (m) {
-      unsigned d = astar__lowest_bit(m);
-      uint32_t v = (uint32_t)((int32_t)u + offset[d]);
+    if ((mode & MODE_OVERLAY) &&
+        (near = astar__bit(S->near, u)) &&
+        !(mode & MODE_TILE_FN)) /* callback_moves saw the avoided tiles */
+      m = astar__overlay_moves(G, S->L.passable, S->mark, S->mtag, u, m);
+    if (mode & MODE_LINKS) {
+      nlinks = 0;
+      if (astar__bit(G->link_bits, u)) astar__links_from(G, u, &link, &nlinks);
+    }
+    while (m || ((mode & MODE_LINKS) && nlinks != 0)) {
+      unsigned d;
+      uint32_t v, sv;
       double step, ng, h;
-      uint32_t sv = stamp[v];
       int32_t vx, vy;
       astar_heap_entry e;
       size_t at;
+      int linked = 0;
+      if ((mode & MODE_LINKS) && m == 0) { /* the links, after the moves */
+        v = link->to;
+        step = link->cost;
+        link++;
+        nlinks--;
+        d = 0;
+        linked = 1;
+        sv = stamp[v];
+        if ((sv & ASTAR__STAMP_GEN) == open_tag &&
+            ((sv & ASTAR__STAMP_CLOSED) || (mode & MODE_FIFO)))
+          continue;
+        if (!astar__bit(S->L.passable, v)) continue;
+        if ((mode & MODE_OVERLAY) &&
+            astar__marked(S->mark, S->mtag, v, ASTAR__MARK_AVOID))
+          continue; /* an avoided link end */
+        if ((mode & MODE_OVERLAY) &&
+            astar__marked(S->mark, S->mtag, v, ASTAR__MARK_EXTRA))
+          step += S->add[v];
+        if (mode & MODE_TILE_FN) {
+          double c;
+          if ((st = tile_value(S, v, &c)) != ASTAR_OK) break;
+          if (!(c > 0.0)) continue;
+        }
+        goto relax;
+      }
+      d = astar__lowest_bit(m);
+      v = (uint32_t)((int32_t)u + offset[d]);
+      sv = stamp[v];
       m &= m - 1;
       if ((sv & ASTAR__STAMP_GEN) == open_tag && (sv & ASTAR__STAMP_CLOSED)) continue;
       if ((mode & MODE_FIFO) && (sv & ASTAR__STAMP_GEN) == open_tag) continue;
@@ -289,6 +362,9 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         step = length[d] * ctx->memo[v].cost;
       else
         step = length[d] * (double)cost[v];
+      if ((mode & MODE_OVERLAY) && near &&
+          astar__marked(S->mark, S->mtag, v, ASTAR__MARK_EXTRA))
+        step += length[d] * S->add[v];
       if (mode & MODE_HEIGHT) step += astar__climb_cost(&S->L, u, v);
       if (mode & MODE_MOVE_FN) {
         double c = 0.0;
@@ -301,11 +377,12 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         }
         if (!(c > 0.0)) continue;
         if (c < S->bound * length[d]) {
-          st = bound_broken(S, u, v, c, S->bound * length[d]);
+          st = astar__bound_broken(S, u, v, c, S->bound * length[d]);
           break;
         }
         step = c;
       }
+    relax:
       ng = gu + step;
       if (mode & MODE_X) {
         if (ng > S->max_cost) {
@@ -325,6 +402,9 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
           double gv = heap[at].g, tol = 1e-12 * (ng > 1.0 ? ng : 1.0);
           if (ng >= gv - tol && ng <= gv + tol) {
             double cv = S->count[v] + S->count[u];
+            if ((mode & MODE_LINKS) &&
+                (linked || (ctx->via[v].gen == open_tag)))
+              continue; /* ties through links keep the first parent */
             double r = (double)(next_random(&S->rng) >> 11) *
                        (1.0 / 9007199254740992.0);
             if (cv > 1e300) cv = 1e300;
@@ -348,8 +428,12 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         if ((mode & MODE_BEAM) && n >= S->beam) at = SIZE_MAX;
         else n++;
       }
-      vx = ux + astar_dir_dx[d];
-      vy = uy + astar_dir_dy[d];
+      if ((mode & MODE_LINKS) && linked) {
+        astar_xy(G, v, &vx, &vy);
+      } else {
+        vx = ux + astar_dir_dx[d];
+        vy = uy + astar_dir_dy[d];
+      }
       if (mode & MODE_FIFO) {
         e.key = 0;
       } else {
@@ -371,6 +455,10 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         S->evicted++;
       }
       stamp[v] = open_tag | d;
+      if (mode & MODE_LINKS) {
+        ctx->via[v].parent = u;
+        ctx->via[v].gen = linked ? open_tag : 0;
+      }
       if (mode & MODE_X) {
         if (S->depth != NULL) S->depth[v] = S->depth[u] + 1;
       }
@@ -401,6 +489,15 @@ static NOINLINE int run_height(astar__run *S, uint32_t b) {
 static NOINLINE int run_peak(astar__run *S, uint32_t b) {
   return run(S, MODE_PEAK, b);
 }
+static NOINLINE int run_overlay(astar__run *S, uint32_t b) {
+  return run(S, MODE_OVERLAY, b);
+}
+static NOINLINE int run_sliced(astar__run *S, uint32_t b) {
+  return run(S, MODE_BUDGET, b);
+}
+static NOINLINE int run_sliced_height(astar__run *S, uint32_t b) {
+  return run(S, MODE_HEIGHT | MODE_BUDGET, b);
+}
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
 }
@@ -413,43 +510,16 @@ static int uses_options(const astar_query *q) {
          q->max_nodes != 0 || astar__uses_options(q);
 }
 
-/* The tiles from which one legal step would enter the blocked tile t, as
- * if it were open (the corner rule looks at the tiles beside the step). */
-static size_t next_to(const astar__run *S, uint32_t t, uint64_t *set,
-                      size_t target) {
-  const astar_grid *G = S->G;
-  const uint64_t *open = S->L.passable;
-  size_t n = 0;
-  unsigned dirs = astar__rule_dirs(G->diagonal);
-  int d;
-  for (d = 0; d < 8; d++) {
-    uint32_t nb = (uint32_t)((int32_t)t + G->offset[d]);
-    if (!(dirs & (1u << d))) continue;
-    if (!astar__bit(open, nb) && nb != S->start) continue;
-    if (d >= 4 && (G->diagonal == ASTAR_DIAG_BOTH_FREE ||
-                   G->diagonal == ASTAR_DIAG_ONE_FREE)) {
-      int a = astar__bit(open, (uint32_t)((int32_t)t + astar_dir_dx[d]));
-      int b = astar__bit(open, (uint32_t)((int32_t)t +
-                                          astar_dir_dy[d] * G->stride));
-      if (G->diagonal == ASTAR_DIAG_BOTH_FREE ? !(a && b) : !(a || b))
-        continue;
-    }
-    set[n++] = (uint64_t)nb << 32 | target;
-  }
-  return n;
-}
-
 /* Sets up the query options.  Returns ASTAR_OK to search, 1 when the
  * outcome is known already (r->outcome), or an error. */
 static int options_init(astar__run *S, int *mode) {
   const astar_grid *G = S->G;
   astar_search *ctx = S->s;
   const astar_query *q = &S->q;
-  size_t nt = q->ngoals + (q->no_main_goal ? 0 : 1), i, nset = 0;
+  size_t nt = q->ngoals + (q->no_main_goal ? 0 : 1), nset;
   int random = q->ties == ASTAR_TIES_RANDOM && q->algorithm != ASTAR_ALGO_BFS;
   astar__target *t;
   astar_query dq;
-  double step_h;
   int st;
   if ((st = astar__context_extra(ctx, q->max_length != 0, random, nt,
                                  8 * nt)) != ASTAR_OK)
@@ -466,43 +536,8 @@ static int options_init(astar__run *S, int *mode) {
   dq.weight = 1.0;
   astar__heuristic_init(&S->dist, G, &dq, 1.0);
 
-  /* the goals as given, then the tiles that end the search */
   t = ctx->extra->targets;
-  for (i = 0; i < nt; i++) {
-    if (!q->no_main_goal && i == 0) {
-      t[i].x = q->gx;
-      t[i].y = q->gy;
-      t[i].index = -1;
-    } else {
-      size_t k = i - (q->no_main_goal ? 0 : 1);
-      t[i].x = q->goals[2 * k];
-      t[i].y = q->goals[2 * k + 1];
-      t[i].index = (int32_t)k;
-    }
-    t[i].node = astar_index(G, t[i].x, t[i].y);
-    t[i].offset = 0.0;
-  }
-  /* the largest estimate of one step of the rule */
-  step_h = 0.0;
-  for (i = 0; i < 8; i++) {
-    double v = astar__h_d(&S->h, astar_dir_dx[i], astar_dir_dy[i]);
-    if ((astar__rule_dirs(G->diagonal) & (1u << i)) && v > step_h) step_h = v;
-  }
-  for (i = 0; i < nt; i++) {
-    uint64_t *set = ctx->extra->set;
-    /* a blocked goal is no goal, even where it is the (left) start */
-    if (astar__bit(S->L.passable, t[i].node)) {
-      set[nset++] = (uint64_t)t[i].node << 32 | i;
-    } else if (q->next_to_blocked_goal) {
-      nset += next_to(S, t[i].node, set + nset, i);
-      t[i].offset = step_h;
-    }
-  }
-  astar__sort_set(ctx->extra->set, nset);
-  S->set = ctx->extra->set;
-  S->nset = nset;
-  S->targets = t;
-  S->ntargets = nt;
+  nset = astar__goal_targets(S, nt);
   if (nset == 0) {
     S->goal_blocked = 1;
     if (!q->closest) {
@@ -553,34 +588,19 @@ static int options_init(astar__run *S, int *mode) {
   return ASTAR_OK;
 }
 
-/* Sets *apart when the start and the goal lie in different zones: no chain
- * of moves joins them, whatever callbacks say (they only close tiles and
- * refuse steps), so the search may end at once.  Only for a plain start
- * and goal, both passable: options that search elsewhere (several goals,
- * closest, a blocked start or goal they allow) skip it. */
-static int zones_exit(const astar_grid *G, const astar_query *q,
-                      const uint64_t *passable, int *apart) {
-  uint32_t a = astar_index(G, q->sx, q->sy), b = astar_index(G, q->gx, q->gy);
-  *apart = 0;
-  if (q->no_zones || a == b || q->closest || q->ngoals != 0 ||
-      q->no_main_goal || q->leave_blocked_start || q->next_to_blocked_goal)
-    return ASTAR_OK;
-  if (!astar__bit(passable, a) || !astar__bit(passable, b)) return ASTAR_OK;
-  return astar__zones_apart(G, q->unit, a, b, apart);
-}
-
-
 int astar__loop_start(astar__run *S) {
   const astar_grid *G = S->G;
   astar_search *ctx = S->s;
   const astar_query *q = &S->q;
   astar_result *r = &S->r;
   int st, mode = 0, opts, apart = 0;
+  double f;
 
   opts = uses_options(q);
-  if ((st = astar_grid_layer(G, q->unit, &S->L)) != ASTAR_OK) return st;
+  if ((st = astar_grid_layer_size(G, q->unit, q->size, &S->L)) != ASTAR_OK) return st;
   S->best = UINT32_MAX;
   S->best_d = S->best_g = HUGE_VAL;
+  S->best_total = HUGE_VAL;
   if (!astar__bit(S->L.passable, S->start) && !q->leave_blocked_start) {
     r->outcome = ASTAR_START_BLOCKED;
     return 1;
@@ -591,7 +611,7 @@ int astar__loop_start(astar__run *S) {
   }
   if (q->tile_fn != NULL && (st = astar__context_memo(ctx)) != ASTAR_OK)
     return st;
-  if ((st = zones_exit(G, q, S->L.passable, &apart)) != ASTAR_OK) return st;
+  if ((st = astar__zones_exit(G, q, S->L.passable, &apart)) != ASTAR_OK) return st;
   if (S->L.height != NULL) mode |= MODE_HEIGHT;
   if (q->tile_fn != NULL) mode |= MODE_TILE_FN;
   if (q->move_fn != NULL) mode |= MODE_MOVE_FN;
@@ -605,12 +625,41 @@ int astar__loop_start(astar__run *S) {
       (q->min_cost < S->bound || (mode & (MODE_TILE_FN | MODE_MOVE_FN))))
     S->bound = q->min_cost;
   astar__heuristic_init(&S->h, G, q, S->bound);
+  if (G->nlinks != 0) {
+    if ((st = astar__context_via(ctx)) != ASTAR_OK) return st;
+    mode |= MODE_LINKS;
+    f = astar__links_scale(G, &S->h, q->weight); /* admissible with links */
+    S->h.A *= f;
+    S->h.B *= f;
+  }
   S->inv_q = astar__key_scale(G, S->bound);
   if (opts) {
     st = options_init(S, &mode);
     if (st != ASTAR_OK) return st;
+  } else { /* the one goal, for the closest tile of a sliced search */
+    astar_query dq = *q;
+    dq.heuristic = ASTAR_H_DEFAULT;
+    dq.weight = 1.0;
+    astar__heuristic_init(&S->dist, G, &dq, 1.0);
+    S->one.x = q->gx;
+    S->one.y = q->gy;
+    S->one.index = -1;
+    S->one.node = S->goal;
+    S->one.offset = 0.0;
+    S->targets = &S->one;
+    S->ntargets = 1;
   }
   S->tag = ctx->explored_tag = astar__next_generation(ctx);
+  if (astar__uses_overlay(q)) {
+    st = astar__overlay_stamp(ctx, G, q, S->start,
+                              q->no_main_goal ? UINT32_MAX : S->goal,
+                              &S->mtag);
+    if (st != ASTAR_OK) return st;
+    S->mark = ctx->overlay->mark;
+    S->add = ctx->overlay->add;
+    S->near = ctx->overlay->near;
+    mode |= MODE_OVERLAY;
+  }
 
   if ((mode & MODE_TILE_FN) && !opts) { /* a goal the callback closes */
     double c = 1.0;
@@ -687,10 +736,18 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_height(S, budget);
     else if (mode == MODE_PEAK)
       st = run_peak(S, budget);
+    else if (mode == MODE_OVERLAY)
+      st = run_overlay(S, budget);
+    else if (mode == MODE_BUDGET)
+      st = run_sliced(S, budget);
+    else if (mode == (MODE_HEIGHT | MODE_BUDGET))
+      st = run_sliced_height(S, budget);
     else
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;
     if (st != ASTAR_OK) break; /* suspended, or an error */
+    if (!S->found && !S->cut && S->best_total < HUGE_VAL)
+      S->found = 1; /* goal costs: the open list ran dry */
     if (!S->found && S->cut_length && !S->by_steps && !S->closest) {
       uint32_t used = S->expanded - before;
       if ((st = restart_by_steps(S)) == 1) { /* not seen: the first run

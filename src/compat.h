@@ -12,6 +12,13 @@
 #define compat_rawlen(L, i) lua_objlen(L, i)
 #endif
 
+/* t[i] pushed, its type returned */
+#if LUA_VERSION_NUM >= 503
+#define compat_rawgeti_type(L, t, i) lua_rawgeti(L, t, i)
+#else
+#define compat_rawgeti_type(L, t, i) (lua_rawgeti(L, t, i), lua_type(L, -1))
+#endif
+
 /* userdata with one user value (a table), and access to it */
 #if LUA_VERSION_NUM >= 504
 #define compat_newuserdata(L, size) lua_newuserdatauv(L, size, 1)

@@ -37,12 +37,24 @@ static void release_tiles(astar_search *s) {
   ctx_free(s, s->memo, n, sizeof(astar__memo));
   s->heap_pos = s->stamp = NULL;
   s->memo = NULL;
+  ctx_free(s, s->via, n, sizeof(astar__via));
+  s->via = NULL;
   s->generation = 0;
   if (x != NULL) {
     ctx_free(s, x->depth, n, sizeof(uint32_t));
     ctx_free(s, x->count, n, sizeof(double));
     x->depth = NULL;
     x->count = NULL;
+  }
+  if (s->overlay != NULL) {
+    ctx_free(s, s->overlay->mark, n, sizeof(uint32_t));
+    ctx_free(s, s->overlay->add, n, sizeof(double));
+    ctx_free(s, s->overlay->near, astar__bitmap_words(n), sizeof(uint64_t));
+    s->overlay->mark = NULL;
+    s->overlay->add = NULL;
+    s->overlay->near = NULL;
+    s->overlay->nlisted = 0;
+    s->overlay->generation = 0;
   }
   if (m != NULL) {
     ctx_free(s, m->stamp_b, n, sizeof(uint32_t));
@@ -52,6 +64,15 @@ static void release_tiles(astar_search *s) {
     m->stamp_b = m->pos_b = NULL;
     m->gf = m->gb = NULL;
     m->generation = 0;
+  }
+  if (s->graphx != NULL) {
+    astar__graphx *gx = s->graphx;
+    ctx_free(s, gx->parent, n, sizeof(uint32_t));
+    ctx_free(s, gx->parent_b, n, sizeof(uint32_t));
+    ctx_free(s, gx->h, n, sizeof(double));
+    gx->parent = gx->parent_b = NULL;
+    gx->h = NULL;
+    gx->path_len = 0;
   }
   s->ntiles = 0;
   s->last_outcome = ASTAR_NO_PATH;
@@ -74,7 +95,14 @@ void astar_search_release(astar_search *s) {
     ctx_free(s, m->frames, m->frames_cap, sizeof(astar__frame));
     ctx_free(s, m, 1, sizeof *m);
   }
+  if (s->graphx != NULL) {
+    ctx_free(s, s->graphx->path, s->graphx->path_cap, sizeof(uint32_t));
+    ctx_free(s, s->graphx, 1, sizeof(astar__graphx));
+  }
   ctx_free(s, s->run, 1, sizeof(astar__run));
+  if (s->overlay != NULL)
+    ctx_free(s, s->overlay->listed, s->overlay->listed_cap, sizeof(uint32_t));
+  ctx_free(s, s->overlay, 1, sizeof(astar__overlay));
   astar_search_init(s, s->alloc, s->alloc_ud);
 }
 
@@ -85,7 +113,16 @@ size_t astar_search_memory(const astar_search *s) {
   if (s->heap_pos != NULL) total += n * sizeof(uint32_t);
   if (s->stamp != NULL) total += n * sizeof(uint32_t);
   if (s->memo != NULL) total += n * sizeof(astar__memo);
+  if (s->via != NULL) total += n * sizeof(astar__via);
   if (s->run != NULL) total += sizeof(astar__run);
+  if (s->overlay != NULL) {
+    total += sizeof(astar__overlay);
+    if (s->overlay->mark != NULL) total += n * sizeof(uint32_t);
+    if (s->overlay->add != NULL) total += n * sizeof(double);
+    if (s->overlay->near != NULL)
+      total += astar__bitmap_words(n) * sizeof(uint64_t);
+    total += s->overlay->listed_cap * sizeof(uint32_t);
+  }
   if (x != NULL) {
     total += sizeof *x + x->targets_cap * sizeof(astar__target) +
              x->set_cap * sizeof(uint64_t);
@@ -99,6 +136,13 @@ size_t astar_search_memory(const astar_search *s) {
     if (m->pos_b != NULL) total += n * sizeof(uint32_t);
     if (m->gf != NULL) total += n * sizeof(double);
     if (m->gb != NULL) total += n * sizeof(double);
+  }
+  if (s->graphx != NULL) {
+    const astar__graphx *gx = s->graphx;
+    total += sizeof *gx + gx->path_cap * sizeof(uint32_t);
+    if (gx->parent != NULL) total += n * sizeof(uint32_t);
+    if (gx->parent_b != NULL) total += n * sizeof(uint32_t);
+    if (gx->h != NULL) total += n * sizeof(double);
   }
   return total;
 }
@@ -131,6 +175,10 @@ uint32_t astar__next_generation(astar_search *s) {
     if (s->memo != NULL) { /* tile-callback results are stamped too */
       uint32_t i;
       for (i = 0; i < s->ntiles; i++) s->memo[i].gen = 0;
+    }
+    if (s->via != NULL) {
+      uint32_t i;
+      for (i = 0; i < s->ntiles; i++) s->via[i].gen = 0;
     }
     s->generation = 1;
   }
@@ -188,6 +236,32 @@ int astar__context_extra(astar_search *s, int depth, int count,
   return st;
 }
 
+int astar__context_overlay(astar_search *s, int add) {
+  astar__overlay *o = s->overlay;
+  if (o == NULL) {
+    if ((o = ctx_alloc(s, 1, sizeof *o)) == NULL) return ASTAR_ENOMEM;
+    memset(o, 0, sizeof *o);
+    s->overlay = o;
+  }
+  if (o->mark == NULL) {
+    if ((o->mark = ctx_alloc(s, s->ntiles, sizeof(uint32_t))) == NULL)
+      return ASTAR_ENOMEM;
+    memset(o->mark, 0, (size_t)s->ntiles * sizeof(uint32_t));
+    o->generation = 0;
+  }
+  if (o->near == NULL) {
+    size_t words = astar__bitmap_words(s->ntiles);
+    if ((o->near = ctx_alloc(s, words, sizeof(uint64_t))) == NULL)
+      return ASTAR_ENOMEM;
+    memset(o->near, 0, words * sizeof(uint64_t));
+    o->nlisted = 0;
+  }
+  if (add && o->add == NULL &&
+      (o->add = ctx_alloc(s, s->ntiles, sizeof(double))) == NULL)
+    return ASTAR_ENOMEM;
+  return ASTAR_OK;
+}
+
 int astar__context_more(astar_search *s, int bidir) {
   astar__more *m = s->more;
   uint32_t n = s->ntiles;
@@ -197,6 +271,9 @@ int astar__context_more(astar_search *s, int bidir) {
     s->more = m;
   }
   if (!bidir) return ASTAR_OK;
+  if (m->gf == NULL && (m->gf = ctx_alloc(s, n, sizeof(double))) == NULL)
+    return ASTAR_ENOMEM;
+  if (bidir == 2) return ASTAR_OK; /* any-angle search: g per tile */
   if (m->stamp_b == NULL) {
     if ((m->stamp_b = ctx_alloc(s, n, sizeof(uint32_t))) == NULL)
       return ASTAR_ENOMEM;
@@ -215,6 +292,34 @@ int astar__context_more(astar_search *s, int bidir) {
     if (m->heap_b == NULL) return ASTAR_ENOMEM;
     m->heap_b_cap = HEAP_INITIAL;
   }
+  return ASTAR_OK;
+}
+
+int astar__context_via(astar_search *s) {
+  uint32_t i;
+  if (s->via != NULL) return ASTAR_OK;
+  if ((s->via = ctx_alloc(s, s->ntiles, sizeof(astar__via))) == NULL)
+    return ASTAR_ENOMEM;
+  for (i = 0; i < s->ntiles; i++) s->via[i].gen = 0;
+  return ASTAR_OK;
+}
+
+int astar__context_graphx(astar_search *s, int bidir) {
+  astar__graphx *gx = s->graphx;
+  uint32_t n = s->ntiles;
+  if (gx == NULL) {
+    if ((gx = ctx_alloc(s, 1, sizeof *gx)) == NULL) return ASTAR_ENOMEM;
+    memset(gx, 0, sizeof *gx);
+    s->graphx = gx;
+  }
+  if (gx->parent == NULL &&
+      (gx->parent = ctx_alloc(s, n, sizeof(uint32_t))) == NULL)
+    return ASTAR_ENOMEM;
+  if (gx->h == NULL && (gx->h = ctx_alloc(s, n, sizeof(double))) == NULL)
+    return ASTAR_ENOMEM;
+  if (bidir && gx->parent_b == NULL &&
+      (gx->parent_b = ctx_alloc(s, n, sizeof(uint32_t))) == NULL)
+    return ASTAR_ENOMEM;
   return ASTAR_OK;
 }
 
@@ -251,6 +356,15 @@ uint32_t astar_path_last(const astar_search *s) { return s->last_goal; }
 
 int astar_path_prev(const astar_search *s, uint32_t *node) {
   if (s->last_outcome != ASTAR_FOUND || *node == s->last_start) return 0;
+  if (s->last_waypoints) { /* any-angle: a closed node's parent */
+    *node = s->heap_pos[*node];
+    return 1;
+  }
+  if (s->via != NULL && s->via[*node].gen != 0 &&
+      s->via[*node].gen == (s->stamp[*node] & ASTAR__STAMP_GEN)) {
+    *node = s->via[*node].parent; /* a link led here */
+    return 1;
+  }
   *node = (uint32_t)((int32_t)*node - s->offset[s->stamp[*node] & ASTAR__STAMP_DIR]);
   return 1;
 }

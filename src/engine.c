@@ -50,6 +50,7 @@ void astar__heuristic_init(astar__heuristic *h, const astar_grid *G,
 
 int astar__uses_options(const astar_query *q) {
   return q->ties != ASTAR_TIES_LARGER_G || q->ngoals != 0 ||
+         q->goal_costs != NULL ||
          q->no_main_goal || (q->max_cost > 0.0 && q->max_cost < HUGE_VAL) ||
          q->max_length != 0 || q->closest || q->leave_blocked_start ||
          q->next_to_blocked_goal || q->heuristic_fn != NULL;
@@ -80,7 +81,7 @@ int astar__engine_setup(astar__run *R) {
   const astar_query *q = &R->q;
   astar_result *r = &R->r;
   int st;
-  if ((st = astar_grid_layer(G, q->unit, &R->L)) != ASTAR_OK) return st;
+  if ((st = astar_grid_layer_size(G, q->unit, q->size, &R->L)) != ASTAR_OK) return st;
   if (!astar__bit(R->L.passable, R->start)) {
     r->outcome = ASTAR_START_BLOCKED;
     return 1;
@@ -103,3 +104,114 @@ int astar__engine_setup(astar__run *R) {
   return ASTAR_OK;
 }
 
+/* ---- the goals of the A* family's options ---- */
+
+/* The tiles from which one legal step would enter the blocked tile t, as
+ * if it were open (the corner rule looks at the tiles beside the step). */
+static size_t next_to(const astar__run *S, uint32_t t, uint64_t *set,
+                      size_t target) {
+  const astar_grid *G = S->G;
+  const uint64_t *open = S->L.passable;
+  size_t n = 0;
+  unsigned dirs = astar__rule_dirs(G->diagonal);
+  int d;
+  for (d = 0; d < 8; d++) {
+    uint32_t nb = (uint32_t)((int32_t)t + G->offset[d]);
+    if (!(dirs & (1u << d))) continue;
+    if (!astar__bit(open, nb) && nb != S->start) continue;
+    if (d >= 4 && (G->diagonal == ASTAR_DIAG_BOTH_FREE ||
+                   G->diagonal == ASTAR_DIAG_ONE_FREE)) {
+      int a = astar__bit(open, (uint32_t)((int32_t)t + astar_dir_dx[d]));
+      int b = astar__bit(open, (uint32_t)((int32_t)t +
+                                          astar_dir_dy[d] * G->stride));
+      if (G->diagonal == ASTAR_DIAG_BOTH_FREE ? !(a && b) : !(a || b))
+        continue;
+    }
+    set[n++] = (uint64_t)nb << 32 | target;
+  }
+  return n;
+}
+
+/* The goals of S's query as targets (the main goal first, then q->goals,
+ * each with its goal cost), and the sorted set of tiles that end the
+ * search (a blocked goal is none; with next_to_blocked_goal the tiles a
+ * step away from it are).  The context's extra scratch holds room for nt
+ * targets and 8 nt set entries.  Returns the set's size. */
+size_t astar__goal_targets(astar__run *S, size_t nt) {
+  const astar_grid *G = S->G;
+  astar_search *ctx = S->s;
+  const astar_query *q = &S->q;
+  astar__target *t = ctx->extra->targets;
+  size_t i, nset = 0;
+  double step_h;
+  /* the goals as given, then the tiles that end the search */
+  for (i = 0; i < nt; i++) {
+    if (!q->no_main_goal && i == 0) {
+      t[i].x = q->gx;
+      t[i].y = q->gy;
+      t[i].index = -1;
+    } else {
+      size_t k = i - (q->no_main_goal ? 0 : 1);
+      t[i].x = q->goals[2 * k];
+      t[i].y = q->goals[2 * k + 1];
+      t[i].index = (int32_t)k;
+    }
+    t[i].node = astar_index(G, t[i].x, t[i].y);
+    t[i].cost = t[i].index >= 0 && q->goal_costs != NULL
+                    ? q->goal_costs[t[i].index]
+                    : 0.0;
+    t[i].offset = -t[i].cost; /* h estimates the path plus the goal's cost */
+  }
+  /* the largest estimate of one step of the rule */
+  step_h = 0.0;
+  for (i = 0; i < 8; i++) {
+    double v = astar__h_d(&S->h, astar_dir_dx[i], astar_dir_dy[i]);
+    if ((astar__rule_dirs(G->diagonal) & (1u << i)) && v > step_h) step_h = v;
+  }
+  for (i = 0; i < nt; i++) {
+    uint64_t *set = ctx->extra->set;
+    /* a blocked goal is no goal, even where it is the (left) start */
+    if (astar__bit(S->L.passable, t[i].node)) {
+      set[nset++] = (uint64_t)t[i].node << 32 | i;
+    } else if (q->next_to_blocked_goal) {
+      nset += next_to(S, t[i].node, set + nset, i);
+      t[i].offset += step_h;
+    }
+  }
+  astar__sort_set(ctx->extra->set, nset);
+  S->set = ctx->extra->set;
+  S->nset = nset;
+  S->targets = t;
+  S->ntargets = nt;
+  return nset;
+}
+
+/* ---- the A* family's early exits ---- */
+
+/* A callback cost below the bound on the step from -> to: recorded in
+ * the result. */
+int astar__bound_broken(astar__run *S, uint32_t from, uint32_t to,
+                        double cost, double bound) {
+  astar_result *r = &S->r;
+  astar_xy(S->G, from, &r->bad_x1, &r->bad_y1);
+  astar_xy(S->G, to, &r->bad_x2, &r->bad_y2);
+  r->bad_cost = cost;
+  r->bad_bound = bound;
+  return ASTAR_EBOUND;
+}
+
+/* Sets *apart when the start and the goal lie in different zones: no chain
+ * of moves joins them, whatever callbacks say (they only close tiles and
+ * refuse steps), so the search may end at once.  Only for a plain start
+ * and goal, both passable: options that search elsewhere (several goals,
+ * closest, a blocked start or goal they allow) skip it. */
+int astar__zones_exit(const astar_grid *G, const astar_query *q,
+                      const uint64_t *passable, int *apart) {
+  uint32_t a = astar_index(G, q->sx, q->sy), b = astar_index(G, q->gx, q->gy);
+  *apart = 0;
+  if (q->no_zones || a == b || q->closest || q->ngoals != 0 ||
+      q->no_main_goal || q->leave_blocked_start || q->next_to_blocked_goal)
+    return ASTAR_OK;
+  if (!astar__bit(passable, a) || !astar__bit(passable, b)) return ASTAR_OK;
+  return astar__zones_apart_size(G, q->unit, q->size, a, b, apart);
+}

@@ -30,9 +30,10 @@ enum {
   TAKES_HEIGHTS = 8,    /* a unit with a height rule */
   TAKES_HEURISTIC = 16, /* a heuristic other than the default */
   TAKES_WEIGHT = 32,    /* weight > 1 */
-  TAKES_ANY_MAP = 64    /* any movement rule, step lengths and costs */
+  TAKES_ANY_MAP = 64,   /* any movement rule, step lengths and costs */
+  TAKES_LINKS = 128     /* a grid with links */
 };
-#define TAKES_ALL 127
+#define TAKES_ALL 255
 
 static const unsigned takes[] = {
     /* AUTO (A* when JPS does not apply) */ TAKES_ALL,
@@ -46,7 +47,10 @@ static const unsigned takes[] = {
     /* BIDIR */ TAKES_MAX_NODES | TAKES_HEIGHTS | TAKES_HEURISTIC |
         TAKES_ANY_MAP,
     /* BIDIR_BFS */ TAKES_MAX_NODES | TAKES_HEIGHTS | TAKES_HEURISTIC |
-        TAKES_ANY_MAP};
+        TAKES_ANY_MAP,
+    /* THETA */ TAKES_MAX_NODES | TAKES_ANY_MAP,
+    /* LAZY_THETA */ TAKES_MAX_NODES | TAKES_ANY_MAP};
+#define LAST_ALGO ASTAR_ALGO_LAZY_THETA
 
 static int unit_has_heights(const astar_grid *G, int unit) {
   const astar_unit *u = unit > 0 && unit < ASTAR_MAX_UNITS ? G->units[unit]
@@ -56,9 +60,12 @@ static int unit_has_heights(const astar_grid *G, int unit) {
 
 int astar_query_refusal(const astar_grid *G, const astar_query *q) {
   unsigned t;
-  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BIDIR_BFS)
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > LAST_ALGO)
     return ASTAR_REFUSE_NONE; /* query_ok refuses it */
   t = takes[q->algorithm];
+  if (q->algorithm >= ASTAR_ALGO_THETA && G->diagonal == ASTAR_DIAG_HEX)
+    return ASTAR_REFUSE_SQUARE;
+  if (!(t & TAKES_LINKS) && G->nlinks != 0) return ASTAR_REFUSE_LINKS;
   if (!(t & TAKES_ANY_MAP)) {
     if (!astar__jps_movement(G)) {
       if (G->diagonal != ASTAR_DIAG_BOTH_FREE) return ASTAR_REFUSE_MOVEMENT;
@@ -69,7 +76,7 @@ int astar_query_refusal(const astar_grid *G, const astar_query *q) {
   if (!(t & TAKES_CALLBACKS) && (q->tile_fn != NULL || q->move_fn != NULL))
     return ASTAR_REFUSE_CALLBACKS;
   if (!(t & TAKES_OPTIONS) &&
-      (astar__uses_options(q) || (q->max_nodes != 0 && !(t & TAKES_MAX_NODES))))
+      (astar__uses_options(q) || astar__uses_overlay(q) || (q->max_nodes != 0 && !(t & TAKES_MAX_NODES))))
     return (t & TAKES_MAX_NODES) ? ASTAR_REFUSE_OPTIONS_BUT_NODES
                                  : ASTAR_REFUSE_OPTIONS;
   if (!(t & TAKES_HEIGHTS) && unit_has_heights(G, q->unit))
@@ -79,7 +86,7 @@ int astar_query_refusal(const astar_grid *G, const astar_query *q) {
   if (!(t & TAKES_WEIGHT) && q->weight != 1.0) return ASTAR_REFUSE_WEIGHT;
   if (!(t & TAKES_ANY_MAP)) {
     astar__jps_layer J;
-    int st = astar__unit_jps_layer(G, q->unit, &J);
+    int st = astar__jps_layer_size(G, q->unit, q->size, &J);
     if (st == ASTAR_EPREPARE) return ASTAR_REFUSE_PREPARE;
     if (st != 1) return ASTAR_REFUSE_UNIFORM;
   }
@@ -96,8 +103,8 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
     return 0;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_ZERO) return 0;
   if (!(q->min_cost >= 0.0 && q->min_cost <= 3.5e38)) return 0;
-  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_BIDIR_BFS)
-    return 0;
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > LAST_ALGO) return 0;
+  if (q->size < 0 || q->size > ASTAR_MAX_SIZE) return 0;
   if (!(q->weight >= 1.0 && q->weight <= 1e9)) return 0;
   if (q->ties < ASTAR_TIES_LARGER_G || q->ties > ASTAR_TIES_RANDOM) return 0;
   if (q->algorithm == ASTAR_ALGO_BEAM && q->beam_width < 1) return 0;
@@ -105,11 +112,30 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
   if (q->ngoals > 0x7FFFFFFF / 8 || (q->ngoals > 0 && q->goals == NULL))
     return 0;
   if (q->no_main_goal && q->ngoals == 0) return 0;
+  if ((q->navoid > 0 && q->avoid == NULL) ||
+      (q->nextra > 0 && (q->extra_tiles == NULL || q->extra_costs == NULL)))
+    return 0;
+  {
+    size_t i;
+    for (i = 0; i < q->navoid; i++) {
+      int32_t x = q->avoid[2 * i], y = q->avoid[2 * i + 1];
+      if (x < 0 || x >= G->width || y < 0 || y >= G->height) return 0;
+    }
+    for (i = 0; i < q->nextra; i++) {
+      int32_t x = q->extra_tiles[2 * i], y = q->extra_tiles[2 * i + 1];
+      double c = q->extra_costs[i];
+      if (x < 0 || x >= G->width || y < 0 || y >= G->height) return 0;
+      if (!(c >= 0.0 && c <= 3.4e38)) return 0;
+    }
+  }
   {
     size_t i;
     for (i = 0; i < q->ngoals; i++) {
       int32_t x = q->goals[2 * i], y = q->goals[2 * i + 1];
       if (x < 0 || x >= G->width || y < 0 || y >= G->height) return 0;
+      if (q->goal_costs != NULL &&
+          !(q->goal_costs[i] >= 0.0 && q->goal_costs[i] <= 1e300))
+        return 0;
     }
   }
   return 1;
@@ -117,10 +143,10 @@ static int query_ok(const astar_grid *G, const astar_query *q) {
 
 int astar_grid_prepared(const astar_grid *g, const astar_query *q) {
   astar_layer L;
-  int st = astar_grid_layer(g, q->unit, &L);
+  int st = astar_grid_layer_size(g, q->unit, q->size, &L);
   const astar_zones *z;
   if (st != ASTAR_OK) return 0;
-  if (!q->no_zones && ((z = astar__layer_zones(g, q->unit)) == NULL ||
+  if (!q->no_zones && ((z = astar__zones_size(g, q->unit, q->size)) == NULL ||
                        !astar__zones_ready(z)))
     return 0;
   if (q->algorithm == ASTAR_ALGO_AUTO || q->algorithm == ASTAR_ALGO_JPS) {
@@ -145,17 +171,24 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
     refusal = astar_query_refusal(G, q);
     if (refusal == ASTAR_REFUSE_PREPARE) return ASTAR_EPREPARE;
-    if (refusal != ASTAR_REFUSE_NONE) return ASTAR_EINVAL;
+    /* JPS on a grid with links gives way to A* (r->algorithm says so) */
+    if (refusal != ASTAR_REFUSE_NONE &&
+        !(refusal == ASTAR_REFUSE_LINKS && q->algorithm == ASTAR_ALGO_JPS))
+      return ASTAR_EINVAL;
   }
   /* from here on the last search's path is gone, also on failure */
   s->state = ASTAR_SEARCH_IDLE;
   s->last_outcome = ASTAR_NO_PATH;
   s->explored_tag = s->explored_tag_b = 0;
-  if (q->algorithm >= ASTAR_ALGO_IDA) {
+  s->last_waypoints = 0;
+  if (q->algorithm >= ASTAR_ALGO_THETA) {
+    engine = ASTAR__ENGINE_THETA;
+  } else if (q->algorithm >= ASTAR_ALGO_IDA) {
     engine = q->algorithm == ASTAR_ALGO_IDA ? ASTAR__ENGINE_IDA
                                             : ASTAR__ENGINE_BIDIR;
   } else if (q->algorithm == ASTAR_ALGO_JPS) {
-    engine = ASTAR__ENGINE_JPS; /* refused above where it cannot run */
+    /* refused above where it cannot run */
+    engine = G->nlinks != 0 ? ASTAR__ENGINE_LOOP : ASTAR__ENGINE_JPS;
   } else if (q->algorithm == ASTAR_ALGO_AUTO) {
     astar_query jq = *q;
     jq.algorithm = ASTAR_ALGO_JPS;
@@ -181,6 +214,8 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   R->q = *q;
   R->r = *r;
   R->engine = engine;
+  R->best = UINT32_MAX;
+  R->best_d = R->best_g = HUGE_VAL;
   R->start = astar_index(G, q->sx, q->sy);
   R->goal = astar_index(G, q->gx, q->gy);
   s->last_start = R->start;
@@ -189,7 +224,9 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   case ASTAR__ENGINE_JPS: R->r.algorithm = ASTAR_ALGO_JPS; break;
   case ASTAR__ENGINE_LOOP:
     R->r.algorithm =
-        q->algorithm == ASTAR_ALGO_AUTO ? ASTAR_ALGO_ASTAR : q->algorithm;
+        q->algorithm == ASTAR_ALGO_AUTO || q->algorithm == ASTAR_ALGO_JPS
+            ? ASTAR_ALGO_ASTAR
+            : q->algorithm;
     break;
   default: R->r.algorithm = q->algorithm; break;
   }
@@ -231,6 +268,7 @@ int astar_search_step(astar_search *s, const astar_grid *G,
   case ASTAR__ENGINE_LOOP: st = astar__loop_step(R, max_nodes); break;
   case ASTAR__ENGINE_JPS: st = astar__jps_step(R, max_nodes); break;
   case ASTAR__ENGINE_IDA: st = astar__ida(R); break;
+  case ASTAR__ENGINE_THETA: st = astar__theta(R); break;
   default: st = astar__bidir(R); break;
   }
   s->busy = 0;
@@ -254,4 +292,58 @@ int astar_find_path(astar_search *s, const astar_grid *G,
   int st = astar_search_begin(s, G, q, r);
   if (st != ASTAR_OK || r->outcome != ASTAR_RUNNING) return st;
   return astar_search_step(s, G, 0, r);
+}
+
+/* ---- the best path so far ---- */
+
+int astar_search_partial(const astar_search *s, astar_trail *t,
+                         astar_result *r) {
+  const astar__run *R = s->run;
+  astar_trail w;
+  uint32_t len = 1;
+  memset(t, 0, sizeof *t);
+  if (R == NULL || s->busy || s->state == ASTAR_SEARCH_IDLE) return 0;
+  if (s->state == ASTAR_SEARCH_DONE && s->last_outcome == ASTAR_FOUND) {
+    t->mode = ASTAR__TRAIL_PATH; /* the finished path (or closest's) */
+    t->node = s->last_goal;
+    *r = R->r;
+    return 1;
+  }
+  if (R->best == UINT32_MAX ||
+      (R->engine != ASTAR__ENGINE_LOOP && R->engine != ASTAR__ENGINE_JPS))
+    return 0;
+  t->mode = R->engine == ASTAR__ENGINE_JPS ? ASTAR__TRAIL_JUMPS
+                                           : ASTAR__TRAIL_STAMPS;
+  t->node = t->anchor = R->best;
+  w = *t;
+  while (astar_trail_prev(s, &w)) len++;
+  *r = R->r;
+  r->cost = R->best_g;
+  r->length = len;
+  r->partial = 1;
+  r->goal_index = -1;
+  astar_xy(R->G, R->best, &r->end_x, &r->end_y);
+  return 1;
+}
+
+int astar_trail_prev(const astar_search *s, astar_trail *t) {
+  const astar__run *R = s->run;
+  uint32_t node = t->node;
+  switch (t->mode) {
+  case ASTAR__TRAIL_PATH: return astar_path_prev(s, &t->node);
+  case ASTAR__TRAIL_STAMPS:
+    if (node == R->start) return 0;
+    t->node = (uint32_t)((int32_t)node -
+                         s->offset[s->stamp[node] & ASTAR__STAMP_DIR]);
+    return 1;
+  case ASTAR__TRAIL_JUMPS:
+    if (node == R->start) return 0;
+    if (node == t->anchor) { /* a jump point: on to its parent */
+      t->back = -s->offset[s->stamp[node] & ASTAR__STAMP_DIR];
+      t->anchor = s->heap_pos[node];
+    }
+    t->node = (uint32_t)((int32_t)node + t->back);
+    return 1;
+  default: return 0;
+  }
 }

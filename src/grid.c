@@ -42,6 +42,8 @@ size_t astar_grid_memory(const astar_grid *g) {
   if (g->passable_t != NULL)
     total += bitmap_words(g->ntiles) * sizeof(uint64_t);
   total += astar__zones_memory(g, &g->zones);
+  total += astar__clearance_memory(g, &g->clear);
+  total += astar__links_memory(g);
   return total + astar__units_memory(g);
 }
 
@@ -58,8 +60,10 @@ void astar_grid_release(astar_grid *g) {
   grid_free(g, g->passable, bitmap_words(n), sizeof(uint64_t));
   grid_free(g, g->passable_t, bitmap_words(n), sizeof(uint64_t));
   astar__zones_release(g, &g->zones);
+  astar__clearance_release(g, &g->clear);
   astar__units_release(g);
   astar__zones_scratch_release(g);
+  astar__links_release(g);
   astar_grid_zero(g);
 }
 
@@ -119,6 +123,7 @@ int astar_grid_set_movement(astar_grid *g, int diagonal, double cardinal,
   }
   refresh_all_moves(g);
   astar__zones_stale(&g->zones);
+  astar__clearance_stale(&g->clear);
   astar__units_stale(g);
   return ASTAR_OK;
 }
@@ -185,6 +190,7 @@ static void store_open(astar_grid *g, int32_t x, int32_t y, uint32_t i,
   refresh_moves(g, x, y, x + 2, y + 2);
   astar__zones_changed(g, &g->zones, g->moves, g->passable, 0, x, y,
                        open ? ASTAR__ZONES_OPENED : ASTAR__ZONES_CLOSED);
+  astar__clearance_changed(g, &g->clear, g->passable, g->moves, 0, x, y);
   if (g->units_own) astar__units_tile_changed(g, x, y, i);
 }
 
@@ -228,6 +234,7 @@ void astar_grid_fill(astar_grid *g, int32_t x0, int32_t y0, int32_t w,
   if (blocked >= 0) {
     refresh_moves(g, x0, y0, x0 + w + 1, y0 + h + 1);
     astar__zones_stale(&g->zones); /* relabelled at the next use */
+    astar__clearance_stale(&g->clear);
   }
   astar__units_stale(g);
 }
@@ -242,5 +249,6 @@ void astar_grid_refresh(astar_grid *g) {
   g->version++;
   refresh_all_moves(g);
   astar__zones_stale(&g->zones);
+  astar__clearance_stale(&g->clear);
   astar__units_stale(g);
 }

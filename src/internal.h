@@ -9,12 +9,22 @@
  *   context.c                    the search context (astar_search)
  *   zones.c                      zone labels and their repair
  *   layer.c                      move masks, min/range, unit layers, prepare
+ *   clearance.c                  clearance, the layers of large units
  *   units.c                      terrain, heights, unit-class tables
+ *   links.c                      grid links (stairs, teleports)
  *   grid.c                       storage, edits, the edit counter
  *   text.c                       text maps, MovingAI header
- *   astar_loop.c, jps.c, ida.c, bidir.c   the engines
+ *   engine.c, overlay.c          shared by the engines; a query's avoid and
+ *                                extra_cost stamped in the context
+ *   sight.c                      line of sight, leg costs, smoothing
+ *   astar_loop.c, jps.c, ida.c, bidir.c, theta.c   the engines
  *   find_path.c                  the front door: checks, capability table,
  *                                dispatch, begin/step
+ *   field.c                      fields: distance maps, flee maps, sums
+ *                                (beside the engines: calls none of them)
+ *   path_check.c                 paths that stay valid: check, repair
+ *   graph.c, state_search.c      explicit graphs; state-space open list
+ *   graph_search.c               searches on explicit graphs
  */
 #ifndef ASTAR_INTERNAL_H
 #define ASTAR_INTERNAL_H
@@ -175,7 +185,56 @@ const astar_zones *astar__layer_zones(const astar_grid *g, int unit);
 int astar__zones_apart(const astar_grid *g, int unit, uint32_t a,
                        uint32_t b, int *apart);
 
+uint32_t astar__zone_at(const astar_zones *z, uint32_t i); /* 0: none */
+
+/* ---- clearance.c ---- */
+static inline void astar__clearance_stale(astar_clearance *C) { C->stale = 1; }
+/* After tile (x, y) of a layer (bits, moves) opened or closed: its
+ * clearance and its sized layers, kept in step. */
+void astar__clearance_changed(astar_grid *g, astar_clearance *C,
+                              const uint64_t *bits, const uint8_t *moves,
+                              int oneway, int32_t x, int32_t y);
+void astar__clearance_release(astar_grid *g, astar_clearance *C);
+size_t astar__clearance_memory(const astar_grid *g, const astar_clearance *C);
+/* ---- overlay.c: a query's avoid and extra_cost, stamped in a context ---- */
+/* marks: generation << 3 | flags (the marks live in astar__overlay) */
+#define ASTAR__MARK_AVOID 1u
+#define ASTAR__MARK_NEAR 2u  /* unused: overlay->near holds it */
+#define ASTAR__MARK_EXTRA 4u
+#define ASTAR__MARK_GEN (~(uint32_t)7u)
+#define ASTAR__MAX_MARK_GENERATION 0x1FFFFFFFu
+/* Stamps q's overlays in s's marks (a new mark generation: *tag); tiles
+ * keep_a, keep_b (UINT32_MAX: none) and q's goals are never avoided. */
+int astar__overlay_stamp(astar_search *s, const astar_grid *G,
+                         const astar_query *q, uint32_t keep_a,
+                         uint32_t keep_b, uint32_t *tag);
+static inline int astar__marked(const uint32_t *mark, uint32_t tag,
+                                uint32_t v, uint32_t flag) {
+  return (mark[v] & ASTAR__MARK_GEN) == tag && (mark[v] & flag);
+}
+/* The legal moves m out of u (a NEAR tile) once avoided tiles count as
+ * blocked, for the step and for the corner rule. */
+unsigned astar__overlay_moves(const astar_grid *G, const uint64_t *passable,
+                              const uint32_t *mark, uint32_t tag, uint32_t u,
+                              unsigned m);
+/* Does q have overlays? */
+static inline int astar__uses_overlay(const astar_query *q) {
+  return q->navoid != 0 || q->nextra != 0;
+}
+
+/* ---- links.c ---- */
+/* The links out of tile u: *first and *n (none: n = 0). */
+void astar__links_from(const astar_grid *g, uint32_t u,
+                       const astar_link **first, size_t *n);
+void astar__links_release(astar_grid *g);
+size_t astar__links_memory(const astar_grid *g);
+static inline int astar__link_end(const astar_grid *g, uint32_t i) {
+  return g->link_bits != NULL && astar__bit(g->link_bits, i);
+}
+
 /* ---- layer.c ---- */
+int astar__make_columns(astar_grid *g, const uint64_t *passable,
+                        uint64_t **out);
 uint8_t astar__moves(const astar_grid *g, const uint64_t *bits, uint32_t i);
 uint8_t astar__height_filter(const astar_grid *g, const astar_unit *u,
                              uint32_t i, uint8_t moves);
@@ -214,6 +273,14 @@ typedef struct astar__jps_layer {
 /* Fills *J for a defined unit: 1 when every passable tile costs the same,
  * 0 when not, ASTAR_EPREPARE when the layer is not prepared. */
 int astar__unit_jps_layer(const astar_grid *g, int unit, astar__jps_layer *J);
+/* The same for an s x s unit (clearance.c; size <= 1: the plain one). */
+int astar__jps_layer_size(const astar_grid *g, int unit, int size,
+                          astar__jps_layer *J);
+/* The zones of the s x s unit's layer (NULL: undefined unit, or a sized
+ * layer not prepared) and whether two tiles lie in different ones. */
+const astar_zones *astar__zones_size(const astar_grid *g, int unit, int size);
+int astar__zones_apart_size(const astar_grid *g, int unit, int size,
+                            uint32_t a, uint32_t b, int *apart);
 
 /* ---- units.c: keeping the units' own layers in step with the grid's ---- */
 void astar__units_cost_changed(astar_grid *g, uint32_t i);
@@ -222,6 +289,14 @@ void astar__units_tile_changed(astar_grid *g, int32_t x, int32_t y,
 void astar__units_stale(astar_grid *g);
 void astar__units_release(astar_grid *g);
 size_t astar__units_memory(const astar_grid *g);
+
+/* ---- sight.c ---- */
+/* The cost of a leg (astar.h, "Legs"): HUGE_VAL when it may not be taken.
+ * flat: heights a longer leg must keep level on (astar__flat_heights). */
+double astar__leg_cost(const astar_grid *G, const astar_layer *L,
+                       const float *flat, int32_t x0, int32_t y0, int32_t x1,
+                       int32_t y1);
+const float *astar__flat_heights(const astar_grid *G, int unit);
 
 /* ---- context.c: the search context ---- */
 
@@ -235,7 +310,9 @@ typedef struct astar__target {
   int32_t x, y;
   int32_t index;  /* in q->goals; -1 for gx, gy */
   uint32_t node;
-  double offset;  /* subtracted from the heuristic (next to a blocked goal) */
+  double offset;  /* subtracted from the heuristic (next to a blocked goal;
+                     minus the goal's cost) */
+  double cost;    /* q->goal_costs of this goal, 0 without */
 } astar__target;
 
 /* Scratch of the query options, made on the first query that needs it. */
@@ -268,6 +345,40 @@ typedef struct astar__more {
   size_t frames_cap;
 } astar__more;
 
+/* The marks of a query's overlays (avoid, extra_cost): per tile
+ * generation << 3 | flags, and the added cost where MARK_EXTRA. */
+typedef struct astar__overlay {
+  uint32_t *mark;   /* ntiles */
+  double *add;      /* ntiles, made on the first extra_cost */
+  uint32_t generation;
+  /* NEAR as one bit per tile (small enough to stay in cache: the loop
+   * tests it once per expansion), and the tiles whose bit is set, cleared
+   * at the next stamp */
+  uint64_t *near;
+  uint32_t *listed;
+  size_t nlisted, listed_cap;
+} astar__overlay;
+/* Makes the overlay's marks (and, with add, its costs). */
+int astar__context_overlay(astar_search *s, int add);
+/* Scratch of graph searches (graph_search.c): per node the parent and
+ * the heuristic (the backward side's parent when bidirectional), and the
+ * last path, start first. */
+typedef struct astar__graphx {
+  uint32_t *parent, *parent_b;
+  double *h;
+  uint32_t *path;
+  size_t path_cap;
+  uint32_t path_len;
+} astar__graphx;
+int astar__context_graphx(astar_search *s, int bidir);
+
+/* A tile's parent when a link reached it (gen: the stamp generation of
+ * the search that set it; anything else: not through a link). */
+typedef struct astar__via {
+  uint32_t parent, gen;
+} astar__via;
+int astar__context_via(astar_search *s);
+
 /* Sizes the per-tile arrays for a map of ntiles tiles (stamps, heap
  * positions, the first heap); a context last sized for another map
  * drops its per-tile scratch first. */
@@ -279,7 +390,7 @@ int astar__grow_heap(astar_search *s);
 int astar__context_memo(astar_search *s);
 int astar__context_extra(astar_search *s, int depth, int count,
                          size_t targets, size_t set);
-int astar__context_more(astar_search *s, int bidir);
+int astar__context_more(astar_search *s, int bidir); /* 2: g only */
 /* Grows a buffer of the context. */
 int astar__context_grow(astar_search *s, void **p, size_t *cap, size_t need,
                         size_t elem);
@@ -329,6 +440,11 @@ static inline double astar__h_at(const astar__heuristic *h, int32_t x, int32_t y
   return astar__h_d(h, x - h->gx, y - h->gy);
 }
 
+/* links.c: the factor (0..1) that keeps heuristic h admissible on g's
+ * links */
+double astar__links_scale(const astar_grid *g, const astar__heuristic *h,
+                          double weight);
+
 /* ---- the state of a begun search (find_path.c and the engines) ---- */
 
 #define ASTAR__MAX_H_GOALS 16 /* more goals: the heuristic is 0 (Dijkstra) */
@@ -365,20 +481,34 @@ typedef struct astar__run {
   int by_steps;         /* the breadth-first rerun of max_length */
   uint32_t prior_expanded, prior_generated; /* the first run's counts */
   int goal_blocked;     /* every goal was blocked */
+  astar__target one;    /* the goal of a query without options */
   uint32_t reached;     /* the goal expanded, or best when closest */
-  uint32_t best;
+  uint32_t best;        /* closest expanded tile (closest, or a sliced
+                           step): UINT32_MAX until one */
   double best_d, best_g;
+  double best_total;    /* goal costs: the least path + goal cost so far */
+  uint64_t best_key;    /* ... as a key: the search ends when the open
+                           list's best key reaches it */
   int32_t line_x, line_y, line_dx, line_dy; /* straight ties */
   uint64_t rng;
   int st;               /* a heuristic callback's failure */
   uint32_t peak, evicted;
+  /* ---- overlays (avoid, extra_cost) ---- */
+  const uint32_t *mark;
+  const double *add;
+  const uint64_t *near;
+  uint32_t mtag;
   /* ---- JPS ---- */
   astar__jps_layer J;
   double hA, hB, jstep[8];
 } astar__run;
 
+/* How an astar_trail walks back (astar_search_partial). */
+enum { ASTAR__TRAIL_NONE = 0, ASTAR__TRAIL_PATH, ASTAR__TRAIL_STAMPS,
+       ASTAR__TRAIL_JUMPS };
+
 enum { ASTAR__ENGINE_LOOP = 0, ASTAR__ENGINE_JPS, ASTAR__ENGINE_IDA,
-       ASTAR__ENGINE_BIDIR };
+       ASTAR__ENGINE_BIDIR, ASTAR__ENGINE_THETA };
 
 /* The engines.  *_start sets up the run after the front door's checks
  * (ASTAR_OK to search, 1 when R->r.outcome is known, or an error); *_step
@@ -392,6 +522,7 @@ int astar__jps_start(astar__run *R);
 int astar__jps_step(astar__run *R, uint32_t budget);
 int astar__ida(astar__run *R);
 int astar__bidir(astar__run *R);
+int astar__theta(astar__run *R);
 
 /* Shared by the engines: start/goal checks and the heuristic bound.
  * ASTAR_OK to search, 1 when R->r.outcome is known, or an error. */
@@ -400,6 +531,16 @@ int astar__engine_setup(astar__run *R);
  * max_length, closest, blocked start or goal, a heuristic function;
  * max_nodes and the algorithm aside)? */
 int astar__uses_options(const astar_query *q);
+/* engine.c: the goals of an A* family query as targets and end set. */
+size_t astar__goal_targets(astar__run *S, size_t nt);
+/* engine.c: a callback cost below the bound on the step from -> to:
+ * recorded in S's result; returns ASTAR_EBOUND. */
+int astar__bound_broken(astar__run *S, uint32_t from, uint32_t to,
+                        double cost, double bound);
+/* engine.c: *apart when a plain query's start and goal lie in different
+ * zones (the search may end at once). */
+int astar__zones_exit(const astar_grid *G, const astar_query *q,
+                      const uint64_t *passable, int *apart);
 /* 1 / the heap keys' quantum: 2^-24 of the cheapest step (bound times the
  * shortest step length), so equal f give equal keys. */
 double astar__key_scale(const astar_grid *G, double bound);

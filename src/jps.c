@@ -287,7 +287,7 @@ int astar__jps_start(astar__run *R) {
   const astar_query *q = &R->q;
   double card, diag, c;
   int st, apart = 0;
-  if ((st = astar__unit_jps_layer(G, q->unit, &R->J)) < 0) return st;
+  if ((st = astar__jps_layer_size(G, q->unit, q->size, &R->J)) < 0) return st;
   if (!astar__bit(R->J.passable, R->start)) {
     R->r.outcome = ASTAR_START_BLOCKED;
     return 1;
@@ -297,7 +297,8 @@ int astar__jps_start(astar__run *R) {
     return 1;
   }
   if (!q->no_zones && R->start != R->goal) {
-    if ((st = astar__zones_apart(G, q->unit, R->start, R->goal, &apart)) !=
+    if ((st = astar__zones_apart_size(G, q->unit, q->size, R->start,
+                                        R->goal, &apart)) !=
         ASTAR_OK)
       return st;
     if (apart) { /* no_path, nothing expanded, no path to walk */
@@ -387,6 +388,18 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
       break;
     }
     astar_xy(G, u, &ux, &uy);
+    if (budget != 0) { /* a sliced step keeps its closest jump point */
+      int32_t cx = ux > q->gx ? ux - q->gx : q->gx - ux;
+      int32_t cy = uy > q->gy ? uy - q->gy : q->gy - uy;
+      double d = cx > cy ? hA * cx + hB * cy : hA * cy + hB * cx;
+      if (d < R->best_d ||
+          (d == R->best_d && (gu < R->best_g ||
+                              (gu == R->best_g && u < R->best)))) {
+        R->best_d = d;
+        R->best_g = gu;
+        R->best = u;
+      }
+    }
     ut = (uint32_t)(ux + 1) * P.t.stride + (uint32_t)(uy + 1);
     nb = bits3(&b, u - stride) | bits3(&b, u) << 3 | bits3(&b, u + stride)
                                                          << 6;

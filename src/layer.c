@@ -262,6 +262,7 @@ static int rebuild(astar_grid *g, astar_unit *u) {
   u->passable_t = NULL;
   u->stale = 0;
   astar__zones_stale(&u->zones); /* the moves changed wholesale */
+  astar__clearance_stale(&u->clear);
   return ASTAR_OK;
 }
 
@@ -329,7 +330,7 @@ int astar__unit_jps_layer(const astar_grid *g, int unit,
 
 /* The column-major copy of a passability bitmap (JPS's vertical scans);
  * grid.c and units.c keep it in step with every later edit. */
-static int make_columns(astar_grid *g, const uint64_t *passable,
+int astar__make_columns(astar_grid *g, const uint64_t *passable,
                         uint64_t **out) {
   size_t words = astar__bitmap_words(g->ntiles);
   uint32_t s = (uint32_t)g->stride, ph = (uint32_t)g->height + 2u, x, y;
@@ -357,7 +358,7 @@ static int prepare_unit(astar_grid *g, int unit, unsigned what) {
     if (g->min.dirty) astar__min_scan(g, g->cost, &g->min);
     if (g->range.dirty) astar__range_scan(g, g->cost, g->passable, &g->range);
     if (astar__jps_movement(g) && range_uniform(&g->range, &c) == 1 &&
-        (st = make_columns(g, g->passable, &g->passable_t)) != ASTAR_OK)
+        (st = astar__make_columns(g, g->passable, &g->passable_t)) != ASTAR_OK)
       return st;
     if ((what & ASTAR_PREPARE_ZONES) && !astar__zones_ready(&g->zones))
       return astar__zones_label(g, &g->zones, g->moves, g->passable, 0);
@@ -370,7 +371,7 @@ static int prepare_unit(astar_grid *g, int unit, unsigned what) {
   if (u->range.dirty) astar__range_scan(g, u->cost, u->passable, &u->range);
   if (astar__jps_movement(g) && astar__unit_heights_free(g, u) &&
       range_uniform(&u->range, &c) == 1 &&
-      (st = make_columns(g, u->passable, &u->passable_t)) != ASTAR_OK)
+      (st = astar__make_columns(g, u->passable, &u->passable_t)) != ASTAR_OK)
     return st;
   if ((what & ASTAR_PREPARE_ZONES) && !astar__zones_ready(&u->zones))
     return astar__zones_label(g, &u->zones, u->moves, u->passable,

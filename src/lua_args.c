@@ -244,3 +244,31 @@ int la_typed_option(lua_State *L, int arg, const char *fname,
              lua_typename(L, type), la_describe(L, -1, buf, sizeof buf));
   return lua_gettop(L);
 }
+
+/* ---- unit sizes ---- */
+
+int la_size_value(lua_State *L, int idx, int arg, const char *fname,
+                  const astar_grid *g) {
+  char buf[64];
+  int32_t hi = g->width < g->height ? g->width : g->height;
+  double v;
+  if (hi > ASTAR_MAX_SIZE) hi = ASTAR_MAX_SIZE;
+  v = lua_type(L, idx) == LUA_TNUMBER ? (double)lua_tonumber(L, idx) : NAN;
+  if (!(v == floor(v)) || isinf(v))
+    la_error(L, arg, fname, "size must be an integer, got %s",
+             la_describe(L, idx, buf, sizeof buf));
+  if (v < 1 || v > hi)
+    la_error(L, arg, fname, "size out of range 1..%d, got %s", (int)hi,
+             la_describe(L, idx, buf, sizeof buf));
+  return (int)v;
+}
+
+int la_size_option(lua_State *L, int arg, const char *fname,
+                   const astar_grid *g) {
+  int size = 1;
+  if (lua_type(L, arg) != LUA_TTABLE) return 1;
+  lua_getfield(L, arg, "size");
+  if (!lua_isnil(L, -1)) size = la_size_value(L, lua_gettop(L), arg, fname, g);
+  lua_pop(L, 1);
+  return size;
+}

@@ -60,6 +60,13 @@ int la_typed_option(lua_State *L, int arg, const char *fname,
 double la_number(lua_State *L, int arg, const char *fname, const char *name,
                  double lo, double hi, const char *rule, double dflt);
 
+/* A unit's size (1 .. min(width, height, 255)) at idx, errors naming
+ * arg; the `size` field of the options table at arg (absent: 1). */
+int la_size_value(lua_State *L, int idx, int arg, const char *fname,
+                  const astar_grid *g);
+int la_size_option(lua_State *L, int arg, const char *fname,
+                   const astar_grid *g);
+
 /* A string at arg (the text of a map). */
 const char *la_text(lua_State *L, int arg, const char *fname, size_t *len);
 /* A table at arg; name is what it is called. */

@@ -80,12 +80,86 @@ static void unlink_pending(lgrid *ud) {
   ud->pending_next = ud->pending_prev = NULL;
 }
 
+void lg_unaccount(struct lg_anchor *a, size_t *reported) {
+  if (a != NULL) a->live -= *reported < a->live ? *reported : a->live;
+  *reported = 0;
+}
+
+static void free_buffers(lgrid *ud) {
+  lg_memory *m = &ud->memory;
+  int i;
+  for (i = 0; i < LG_BUFFERS; i++) {
+    if (ud->buf[i] != NULL)
+      ud->ctx.alloc(ud->ctx.alloc_ud, ud->buf[i], ud->buf_cap[i], 0);
+    ud->buf[i] = NULL;
+    ud->buf_cap[i] = 0;
+  }
+  if (m->acc != NULL)
+    ud->ctx.alloc(ud->ctx.alloc_ud, m->acc, m->cap * LG_MEMORY_TILE, 0);
+  memset(m, 0, sizeof *m);
+}
+
+void *lg_buffer(lua_State *L, lgrid *ud, int which, size_t bytes) {
+  size_t cap = ud->buf_cap[which];
+  void *p;
+  if (bytes <= cap && ud->buf[which] != NULL) return ud->buf[which];
+  if (cap < 256) cap = 256;
+  while (cap < bytes) {
+    if (cap > ((size_t)-1) / 2) la_raise(L, ASTAR_ENOMEM, "buffer");
+    cap *= 2;
+  }
+  p = ud->ctx.alloc(ud->ctx.alloc_ud, ud->buf[which], ud->buf_cap[which],
+                    cap);
+  if (p == NULL) la_raise(L, ASTAR_ENOMEM, "buffer");
+  ud->buf[which] = p;
+  ud->buf_cap[which] = cap;
+  return p;
+}
+
+/* One block: cap costs so far, then cap x, y pairs (contents are not
+ * kept: next_step writes them afresh). */
+int lg_memory_room(lgrid *ud, size_t n) {
+  lg_memory *m = &ud->memory;
+  size_t cap = m->cap ? m->cap : 64;
+  void *p;
+  if (n <= m->cap) return 1;
+  while (cap < n) {
+    if (cap > ((size_t)-1) / 64) return 0;
+    cap *= 2;
+  }
+  p = ud->ctx.alloc(ud->ctx.alloc_ud, m->acc, m->cap * LG_MEMORY_TILE,
+                    cap * LG_MEMORY_TILE);
+  if (p == NULL) return 0;
+  m->acc = (double *)p;
+  m->xy = (int32_t *)(void *)((unsigned char *)p + cap * sizeof(double));
+  m->cap = cap;
+  return 1;
+}
+
+int lg_take_context(lgrid *ud, astar_search *s) {
+  if (ud->closed || ud->nspare == 0) return 0;
+  *s = ud->spare[--ud->nspare];
+  return 1;
+}
+
+void lg_give_context(lgrid *ud, astar_search *s) {
+  if (s->alloc == NULL) return;
+  if (!ud->closed && ud->nspare < LG_SPARE && s->ntiles == ud->g.ntiles &&
+      !s->busy) {
+    s->state = ASTAR_SEARCH_IDLE;
+    ud->spare[ud->nspare++] = *s;
+    astar_search_init(s, s->alloc, s->alloc_ud); /* holds nothing now */
+  } else {
+    astar_search_release(s);
+  }
+}
+
 static void release(lgrid *ud) {
-  lg_anchor *a = ud->anchor;
-  if (a != NULL) a->live -= ud->reported < a->live ? ud->reported : a->live;
-  ud->reported = 0;
+  lg_unaccount(ud->anchor, &ud->reported);
   unlink_pending(ud);
+  free_buffers(ud);
   astar_search_release(&ud->ctx);
+  while (ud->nspare > 0) astar_search_release(&ud->spare[--ud->nspare]);
   astar_grid_release(&ud->g);
   ud->closed = 1;
 }
@@ -153,10 +227,10 @@ void lg_open_anchor(lua_State *L) {
  * one exceed what was alive after it (the Lua heap and the grids): the
  * collector's own "collect when memory doubles" rule, so its cost stays
  * proportional to what is allocated. */
-static void account(lua_State *L, lgrid *ud, size_t now) {
-  lg_anchor *a = ud->anchor;
-  size_t grown = now - ud->reported, kb = grown / 1024u;
-  ud->reported = now;
+void lg_account(lua_State *L, struct lg_anchor *a, size_t *reported,
+                size_t now) {
+  size_t grown = now - *reported, kb = grown / 1024u;
+  *reported = now;
   if (a != NULL) {
     a->live += grown;
     a->since += grown;
@@ -169,6 +243,10 @@ static void account(lua_State *L, lgrid *ud, size_t now) {
     }
   }
   lua_gc(L, LUA_GCSTEP, kb > 0x7FFFFFFF ? 0x7FFFFFFF : (int)kb);
+}
+
+static void account(lua_State *L, lgrid *ud, size_t now) {
+  lg_account(L, ud->anchor, &ud->reported, now);
 }
 
 void lg_report(lua_State *L, lgrid *ud) {
@@ -199,8 +277,7 @@ int lg_protected_call(lua_State *L, int nargs, int nresults) {
  * memory limits and accounting see it).  The grid keeps the allocator, not
  * the lua_State: the state it was made in may be a coroutine that dies
  * first. */
-static void *lua_alloc_adapter(void *ud, void *ptr, size_t osize,
-                               size_t nsize) {
+void *lg_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   lgrid *lg = (lgrid *)ud;
   void *p = lg->alloc(lg->alloc_ud, ptr, osize, nsize);
   if (p != NULL || nsize == 0) {
@@ -219,7 +296,7 @@ astar_grid *lg_push_grid(lua_State *L, int32_t w, int32_t h,
   astar_grid_zero(&ud->g);
   ud->closed = 1; /* until it has its memory */
   ud->alloc = lua_getallocf(L, &ud->alloc_ud);
-  astar_search_init(&ud->ctx, lua_alloc_adapter, ud);
+  astar_search_init(&ud->ctx, lg_alloc, ud);
   lua_pushvalue(L, GRID_MT_UPVALUE);
   lua_setmetatable(L, -2);
   lua_createtable(L, 0, 3); /* user value: names, and the anchor */
@@ -230,7 +307,7 @@ astar_grid *lg_push_grid(lua_State *L, int32_t w, int32_t h,
   lua_setfield(L, -2, "anchor"); /* kept alive as long as the grid */
   compat_setuservalue(L, -2);
   ud->anchor = anchor;
-  st = astar_grid_init(&ud->g, w, h, lua_alloc_adapter, ud);
+  st = astar_grid_init(&ud->g, w, h, lg_alloc, ud);
   if (st == ASTAR_ETOOBIG)
     la_error(L, warg, fname,
              "grid too large: %d x %d tiles (at most %u with a one-tile "
@@ -668,6 +745,8 @@ const luaL_Reg lg_grid_methods[] = {
     {"close", g_close},
     {"is_closed", g_is_closed},
     {NULL, NULL}};
+
+const char *const *const lg_movement_keys = movement_keys;
 
 const luaL_Reg lg_grid_meta[] = {
     {"__gc", g_gc},

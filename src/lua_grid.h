@@ -6,12 +6,39 @@
 #include "compat.h"
 
 #define GRID_MT "astar.Grid"
-/* every function of the module gets the grid metatable as upvalue 1 and
- * lg_protect's trampoline as upvalue 2 */
+#define FIELD_MT "astar.Field"
+/* every function of the module (lg_protect's trampoline too) gets the
+ * grid metatable as upvalue 1, the trampoline as upvalue 2, the
+ * metatables of query objects and pathfinders as upvalues 3 and 4, and
+ * the field metatable as upvalue 5 */
 #define GRID_MT_UPVALUE lua_upvalueindex(1)
 #define PROTECT_UPVALUE lua_upvalueindex(2)
+#define QUERY_MT_UPVALUE lua_upvalueindex(3)
+#define POOL_MT_UPVALUE lua_upvalueindex(4)
+#define FIELD_MT_UPVALUE lua_upvalueindex(5)
 
 struct lg_anchor;
+
+/* next_step's remembered path (lua_query.c): the tiles of the last path
+ * it found (0-based x, y pairs), the cost of the step into each, and what it was
+ * found with (the map's version, the goal, the options that shape it). */
+#define LG_MEMORY_TILE (sizeof(double) + 2 * sizeof(int32_t))
+typedef struct lg_memory {
+  double *acc; /* one block of cap * LG_MEMORY_TILE bytes: acc (the cost
+                  of the step into each tile), then xy */
+  int32_t *xy;
+  size_t len, cap, at; /* tiles, room, where the unit was last */
+  int valid;
+  uint64_t version;
+  int32_t gx, gy;
+  int unit, heuristic, algorithm, ties, no_zones, ran;
+  double weight, min_cost;
+  const char *name; /* the algorithm asked for (NULL: auto) */
+} lg_memory;
+
+/* The binding's growable buffers (lg_buffer), one per use. */
+enum { LG_BUF_PATH = 0, LG_BUF_AVOID, LG_BUF_EXTRA_XY, LG_BUF_EXTRA_COST,
+       LG_BUFFERS };
 
 /*
  * A Grid userdata: the map, its default search context (find_path,
@@ -31,9 +58,15 @@ struct lg_anchor;
  *    callback), the anchor's finalizer, which runs after every other one,
  *    frees what the method never got back to.
  */
+#define LG_SPARE 4 /* spare contexts a grid keeps for its query objects */
+
 typedef struct lgrid {
   astar_grid g;
   astar_search ctx;       /* the default search context */
+  /* contexts of closed query objects, warm for the next ones (a new
+   * context on a big map costs its allocation and a clear) */
+  astar_search spare[LG_SPARE];
+  int nspare;
   lua_Alloc alloc;        /* the state's allocator, captured at creation */
   void *alloc_ud;
   int busy;               /* sections of its methods now running */
@@ -43,6 +76,9 @@ typedef struct lgrid {
   size_t reported;        /* bytes the collector has been told of */
   struct lg_anchor *anchor;
   struct lgrid *pending_next, *pending_prev; /* closed while busy */
+  void *buf[LG_BUFFERS];  /* lg_buffer's buffers, freed by close */
+  size_t buf_cap[LG_BUFFERS]; /* their bytes */
+  lg_memory memory;       /* next_step's remembered path */
 } lgrid;
 
 /* The grid at idx, or NULL when it is not one. */
@@ -52,9 +88,32 @@ lgrid *lg_check(lua_State *L, const char *fname);
 /* The map, after the method has read its arguments: raises "the grid is
  * closed" (or "busy") when Lua code run meanwhile closed (or entered) it. */
 astar_grid *lg_core(lua_State *L, lgrid *ud, const char *fname);
+/* The grid's allocator adapter (ud: the lgrid): the grid's contexts and
+ * those of its query objects and pools allocate through it, so the
+ * grid's held count sees them. */
+void *lg_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/* A spare context of the grid into *s (1), or 0 when it has none; and
+ * the other way: a query object's idle context kept as a spare, or
+ * released when the grid is closed or has enough. */
+int lg_take_context(lgrid *ud, astar_search *s);
+void lg_give_context(lgrid *ud, astar_search *s);
 /* Busy sections; leave frees a grid closed meanwhile. */
 void lg_enter(lgrid *ud);
 void lg_leave(lgrid *ud);
+/* The collector's view of memory it cannot see, for any object that
+ * holds some (grids, fields): lg_account reports that the object's bytes
+ * are now `now` (*reported: what it said last; growth steps the collector,
+ * which may run finalizers: call it last); lg_unaccount takes them back
+ * when the object frees them. */
+void lg_account(lua_State *L, struct lg_anchor *a, size_t *reported,
+                size_t now);
+void lg_unaccount(struct lg_anchor *a, size_t *reported);
+/* Buffer `which` of the grid, at least bytes long (kept and reused; no
+ * garbage per call); raises "not enough memory".  Only for a grid that
+ * is open (lg_core), with no Lua code run until its contents are used. */
+void *lg_buffer(lua_State *L, lgrid *ud, int which, size_t bytes);
+/* Grows next_step's memory to n tiles (0 when that failed). */
+int lg_memory_room(lgrid *ud, size_t n);
 /* Tells the collector how much the grid's memory grew since last time
  * (a step of the collector: may run finalizers, so call it last). */
 void lg_report(lua_State *L, lgrid *ud);
@@ -117,12 +176,38 @@ int lt_unit_id(lua_State *L, int idx, int arg, const char *fname, int grid);
  * absent): a Lua error when it is not defined. */
 int lt_unit_option(lua_State *L, int arg, const char *fname, int grid);
 
+/* lua_query.c: the avoid and extra_cost options of the options at arg:
+ * their tables left on the stack (*avoid, *extra: their indices, 0 when
+ * absent; Lua code may run: before lg_core), then, after lg_core, read
+ * raw into the grid's buffers and set in q. */
+void lq_overlay_tables(lua_State *L, int arg, const char *fname, int *avoid,
+                       int *extra);
+void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
+                     astar_query *q, int avoid, int extra);
+
 /* The methods of each file, registered by lua_module.c. */
 extern const luaL_Reg lg_grid_methods[]; /* lua_grid.c */
 extern const luaL_Reg lg_grid_meta[];
 extern const luaL_Reg lq_grid_methods[]; /* lua_query.c */
 extern const luaL_Reg lt_grid_methods[]; /* lua_terrain.c */
 extern const luaL_Reg lz_grid_methods[]; /* lua_zones.c */
+extern const luaL_Reg lsi_grid_methods[]; /* lua_sight.c */
+extern const luaL_Reg lf_grid_methods[]; /* lua_field.c */
+extern const luaL_Reg lf_module_functions[];
+extern const luaL_Reg *const lf_field_methods;
+extern const luaL_Reg *const lf_field_meta;
+extern const luaL_Reg lp_grid_methods[]; /* lua_path.c */
+extern const luaL_Reg lk_grid_methods[]; /* lua_links.c */
+/* lua_graph.c, lua_search.c: set astar.graph (and the Graph type) and
+ * astar.search into the module table at index module. */
+void lgr_register(lua_State *L, int module);
+void lst_register(lua_State *L, int module);
+
+/* The option keys each options table accepts: the very lists la_options
+ * checks against (lua_module.c gathers them for scripts/check-library). */
+extern const char *const *const lg_movement_keys; /* set_movement */
+extern const char *const *const lq_query_keys;    /* find_path, next_step */
+extern const char *const *const lt_unit_keys;     /* set_unit */
 /* lua_grid.c: pushes a new empty grid (the module's metatable, its user
  * value with the names table at `names`) and sizes it (a Lua error names
  * argument warg when the size is too big). */

@@ -13,6 +13,7 @@
 #include "compat.h"
 #include "lua_args.h"
 #include "lua_grid.h"
+#include "lua_sliced.h"
 #include "lua_snapshot.h"
 
 #include <lauxlib.h>
@@ -303,29 +304,29 @@ static const luaL_Reg module_functions[] = {
     {"parse_movingai", l_parse_movingai},
     {NULL, NULL}};
 
-/* Sets each function into the table at the top, with the metatable (at
- * index mt) and the protected-call trampoline (at tramp) as upvalues. */
-static void set_functions(lua_State *L, int mt, int tramp,
-                          const luaL_Reg *fns) {
+/* Every function of the module has the same upvalues (lua_grid.h): the
+ * grid metatable, the protected-call trampoline, the query, pathfinder
+ * and field metatables, found on the stack at up .. up + 4. */
+#define UPVALUES 5
+static void set_functions(lua_State *L, int up, const luaL_Reg *fns) {
   for (; fns->name != NULL; fns++) {
-    lua_pushvalue(L, mt);
-    lua_pushvalue(L, tramp);
-    lua_pushcclosure(L, fns->func, 2);
+    int i;
+    for (i = 0; i < UPVALUES; i++) lua_pushvalue(L, up + i);
+    lua_pushcclosure(L, fns->func, UPVALUES);
     lua_setfield(L, -2, fns->name);
   }
 }
 
-/* A metatable of another type (name), its metamethods and methods with
- * the same upvalues as the grid's. */
-static void new_type(lua_State *L, const char *name, int mt, int tramp,
-                     const luaL_Reg *meta, const luaL_Reg *methods,
-                     const luaL_Reg *more) {
-  luaL_newmetatable(L, name);
-  set_functions(L, mt, tramp, meta);
+/* Fills the metatable at mt of a type: metamethods, methods (__index;
+ * none when methods is NULL), its name, and a __metatable that keeps
+ * scripts out of it. */
+static void open_type(lua_State *L, int up, int mt, const char *name,
+                      const luaL_Reg *meta, const luaL_Reg *methods) {
+  lua_pushvalue(L, mt);
+  set_functions(L, up, meta);
   if (methods != NULL) {
     lua_newtable(L);
-    set_functions(L, mt, tramp, methods);
-    if (more != NULL) set_functions(L, mt, tramp, more);
+    set_functions(L, up, methods);
     lua_setfield(L, -2, "__index");
   }
   lua_pushstring(L, name);
@@ -335,39 +336,125 @@ static void new_type(lua_State *L, const char *name, int mt, int tramp,
   lua_pop(L, 1);
 }
 
+/* A new metatable name in the registry, left on the stack: its index. */
+static int new_metatable(lua_State *L, const char *name) {
+  luaL_newmetatable(L, name);
+  return lua_gettop(L);
+}
+
+static const luaL_Reg *const grid_methods[] = {
+    lg_grid_methods, lq_grid_methods, lt_grid_methods, lz_grid_methods,
+    lqo_grid_methods, lsi_grid_methods, lf_grid_methods, lp_grid_methods,
+    lk_grid_methods, lsn_grid_methods, NULL};
+
+/* ---- the option keys, for tools ---- */
+
+/* registry["astar.option_keys"] = {[type] = {[function] = {key, ...}}}:
+ * for each function that takes an options table, the list la_options
+ * checks that table against (the same array, not a copy), so that
+ * scripts/check-library compares the editor definitions
+ * (library/astar.lua) with the keys the module really accepts.  "astar"
+ * is the module's functions, other types are their metatables' names.
+ * A function that takes a new options table gets a row here. */
+typedef struct option_row {
+  const char *type, *fname;
+  const char *const *keys;
+} option_row;
+
+static void set_option_keys(lua_State *L) {
+  const option_row rows[] = {
+      {"astar", "new", new_keys},
+      {"astar", "from_string", new_keys},
+      {"astar", "from_table", new_keys},
+      {"astar", "parse_movingai", new_keys},
+      {GRID_MT, "find_path", lq_query_keys},
+      {GRID_MT, "next_step", lq_query_keys},
+      {GRID_MT, "set_movement", lg_movement_keys},
+      {GRID_MT, "set_unit", lt_unit_keys},
+      {SNAP_MT, "find_path", lq_query_keys},
+      {SNAP_MT, "next_step", lq_query_keys},
+      {SNAP_MT, "find_paths", lq_query_keys},
+      {WORKERS_MT, "submit", lq_query_keys},
+      {WORKERS_MT, "results", lw_read_keys},
+      {"astar", "unpack_paths", lw_read_keys},
+      {NULL, NULL, NULL}};
+  const option_row *r;
+  lua_newtable(L);
+  for (r = rows; r->type != NULL; r++) {
+    int i;
+    lua_getfield(L, -1, r->type);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_newtable(L);
+      lua_pushvalue(L, -1);
+      lua_setfield(L, -3, r->type);
+    }
+    lua_newtable(L);
+    for (i = 0; r->keys[i] != NULL; i++) {
+      lua_pushstring(L, r->keys[i]);
+      lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, r->fname);
+    lua_pop(L, 1);
+  }
+  lua_setfield(L, LUA_REGISTRYINDEX, "astar.option_keys");
+}
+
 int luaopen_astar_core(lua_State *L);
 int luaopen_astar_core(lua_State *L) {
-  int mt, tramp;
+  int up, i;
   lg_open_anchor(L); /* before any grid: its finalizer runs after theirs */
   lw_open_anchor(L); /* before any pool: closes those left at lua_close */
+  set_option_keys(L);
   luaL_newmetatable(L, GRID_MT);
-  mt = lua_gettop(L);
-  lua_pushcfunction(L, lg_protect_trampoline);
-  tramp = lua_gettop(L);
-  lua_pushvalue(L, mt);
-  set_functions(L, mt, tramp, lg_grid_meta);
+  up = lua_gettop(L);
+  lua_pushnil(L); /* the trampoline, below */
+  luaL_newmetatable(L, QUERY_MT);
+  luaL_newmetatable(L, POOL_MT);
+  luaL_newmetatable(L, FIELD_MT);
+  /* the trampoline has the same upvalues as every function (the second
+   * one itself), so a protected function may make protected calls too */
+  lua_pushvalue(L, up);
+  lua_pushnil(L);
+  lua_pushvalue(L, up + 2);
+  lua_pushvalue(L, up + 3);
+  lua_pushvalue(L, up + 4);
+  lua_pushcclosure(L, lg_protect_trampoline, UPVALUES);
+  lua_pushvalue(L, -1);
+  (void)lua_setupvalue(L, -2, 2);
+  lua_replace(L, up + 1);
+
+  open_type(L, up, up, GRID_MT, lg_grid_meta, lg_grid_methods);
+  lua_getfield(L, up, "__index");
+  for (i = 1; grid_methods[i] != NULL; i++)
+    set_functions(L, up, grid_methods[i]);
   lua_pop(L, 1);
-  lua_newtable(L);
-  set_functions(L, mt, tramp, lg_grid_methods);
-  set_functions(L, mt, tramp, lq_grid_methods);
-  set_functions(L, mt, tramp, lt_grid_methods);
-  set_functions(L, mt, tramp, lz_grid_methods);
-  set_functions(L, mt, tramp, ls_grid_methods);
-  lua_setfield(L, mt, "__index");
-  lua_pushliteral(L, GRID_MT);
-  lua_setfield(L, mt, "__name");
-  lua_pushliteral(L, "astar.Grid");
-  lua_setfield(L, mt, "__metatable");
+  open_type(L, up, up + 2, QUERY_MT, lqo_query_meta, lqo_query_methods);
+  open_type(L, up, up + 3, POOL_MT, lpf_pool_meta, lpf_pool_methods);
+  open_type(L, up, up + 4, FIELD_MT, lf_field_meta, lf_field_methods);
 
-  new_type(L, SNAP_MT, mt, tramp, ls_snap_meta, ls_snap_methods,
-           lq_snap_methods);
-  new_type(L, POOL_MT, mt, tramp, lw_pool_meta, lw_pool_methods, NULL);
-  new_type(L, HOLDER_MT, mt, tramp, lw_holder_meta, NULL, NULL);
+  /* snapshots, worker pools and batch holders: found by their names in
+   * the registry (luaL_getmetatable), not through upvalues */
+  open_type(L, up, new_metatable(L, SNAP_MT), SNAP_MT, lsn_snap_meta,
+            lsn_snap_methods);
+  lua_getfield(L, -1, "__index");
+  set_functions(L, up, lq_snap_methods);
+  lua_pop(L, 2);
+  open_type(L, up, new_metatable(L, WORKERS_MT), WORKERS_MT, lw_pool_meta,
+            lw_pool_methods);
+  lua_pop(L, 1);
+  open_type(L, up, new_metatable(L, HOLDER_MT), HOLDER_MT, lw_holder_meta,
+            NULL);
+  lua_pop(L, 1);
 
   lua_newtable(L);
-  set_functions(L, mt, tramp, module_functions);
-  set_functions(L, mt, tramp, ls_module_functions);
-  set_functions(L, mt, tramp, lw_module_functions);
+  set_functions(L, up, module_functions);
+  set_functions(L, up, lpf_module_functions);
+  set_functions(L, up, lf_module_functions);
+  set_functions(L, up, lsn_module_functions);
+  set_functions(L, up, lw_module_functions);
+  lgr_register(L, lua_gettop(L));
+  lst_register(L, lua_gettop(L));
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
   return 1;

@@ -1,5 +1,6 @@
 /*
- * Everything about a query: grid:find_path and grid:next_step, every
+ * Everything about a query: grid:find_path and grid:next_step (and the
+ * same two on a snapshot, and the options of a snapshot's batch), every
  * option (heuristic, weight, unit, cost callbacks, algorithm, ties, goals,
  * cutoffs, closest, blocked start and goal, stats, explored), the one
  * callback bridge between the core's hooks and Lua functions, and the one
@@ -18,6 +19,7 @@
 #include "compat.h"
 #include "lua_args.h"
 #include "lua_grid.h"
+#include "lua_query.h"
 #include "lua_snapshot.h"
 
 #include <lauxlib.h>
@@ -29,30 +31,6 @@
 
 #define CALLBACK_RULE "a positive finite number or false"
 
-/* One query's Lua side: where its functions and tables are on the stack,
- * and what a callback reported. */
-typedef struct lq_query {
-  lua_State *L;
-  lgrid *ud;         /* the grid searched, or NULL */
-  lsnap *sud;        /* the snapshot searched, or NULL */
-  int snapshot;      /* a snapshot's query: no Lua functions */
-  int batch;         /* a batch's options: no stats, no explored either */
-  astar_search *ctx; /* the context and map of the search */
-  const astar_grid *map;
-  int arg;           /* the options' argument number */
-  int tile, move;    /* stack indices of the cost callbacks, 0 when absent */
-  int hfn;           /* the heuristic function, 0 when absent */
-  int stats;         /* the stats table, 0 when absent */
-  int explored;      /* the explored table, 0 when absent */
-  int out;           /* the path table, 0 when absent */
-  int failed;        /* a callback raised: its error is on top */
-  int bad;           /* a callback returned what it must not: see msg */
-  const char *algorithm; /* the name asked for, NULL for auto */
-  astar_query q;
-  astar_result r;
-  char msg[200];
-} lq_query;
-
 static const char *const heuristic_names[] = {
     "default", "manhattan", "chebyshev", "octile", "euclidean", "zero", NULL};
 #define HEURISTIC_LIST                                                  \
@@ -62,7 +40,14 @@ static const char *const query_keys[] = {
     "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
     "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
     "max_length", "max_nodes", "closest", "leave_blocked_start",
-    "next_to_blocked_goal", "stats", "explored", "zones", NULL};
+    "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
+    "extra_cost", NULL};
+static const char *const next_step_keys[] = {
+    "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
+    "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
+    "max_length", "max_nodes", "closest", "leave_blocked_start",
+    "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
+    "extra_cost", "remember", NULL};
 
 /* Algorithms by name: each one is a setting of the core's engine.  Add a
  * row to add a name (weight: the default weight it implies, 0 = 1). */
@@ -84,10 +69,13 @@ static const algorithm_row algorithms[] = {
     {"ida", ASTAR_ALGO_IDA, 0},
     {"bidirectional", ASTAR_ALGO_BIDIR, 0},
     {"bidirectional_bfs", ASTAR_ALGO_BIDIR_BFS, 0},
+    {"theta", ASTAR_ALGO_THETA, 0},
+    {"lazy_theta", ASTAR_ALGO_LAZY_THETA, 0},
     {NULL, 0, 0}};
 #define ALGORITHM_LIST                                                     \
   "'auto', 'astar', 'jps', 'dijkstra', 'bfs', 'greedy', 'weighted', "      \
-  "'beam', 'ida', 'bidirectional', 'bidirectional_bfs'"
+  "'beam', 'ida', 'bidirectional', 'bidirectional_bfs', 'theta', "         \
+  "'lazy_theta'"
 
 static const char *const tie_names[] = {"larger_g", "straight", "random",
                                         NULL};
@@ -96,7 +84,7 @@ static const char *const tie_names[] = {"larger_g", "straight", "random",
 #define DEFAULT_BEAM_WIDTH 1000
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact on every runtime */
 
-static const char *const outcome_names[] = {
+const char *const lq_outcome_names[] = {
     "found", "no_path", "start_blocked", "goal_blocked", "cutoff", "running"};
 
 /* A boolean option (absent: 0). */
@@ -143,7 +131,8 @@ static int has_goals(lua_State *L, int arg) {
 
 /* goals = {x1, y1, x2, y2, ...}: read into a userdata left on the stack. */
 static void goals_option(lua_State *L, int arg, const char *fname,
-                         const astar_grid *g, astar_query *q) {
+                         const astar_grid *g, lq_query *Q) {
+  astar_query *q = &Q->q;
   char buf[64];
   size_t n, i;
   int32_t *v;
@@ -182,6 +171,7 @@ static void goals_option(lua_State *L, int arg, const char *fname,
   }
   q->goals = v;
   q->ngoals = n / 2;
+  Q->goals = lua_gettop(L);
   /* the userdata stays on the stack (above the table) until the call ends */
 }
 
@@ -228,7 +218,7 @@ static int take_cost(lq_query *Q, double *out, const char *name,
   return ASTAR_OK;
 }
 
-static int tile_hook(void *ud, int32_t x, int32_t y, double cost,
+int lq_tile_hook(void *ud, int32_t x, int32_t y, double cost,
                      double *out) {
   lq_query *Q = (lq_query *)ud;
   lua_State *L = Q->L;
@@ -303,12 +293,12 @@ static const char *refusal_words(int reason) {
   case ASTAR_REFUSE_UNIT: return "a defined unit class";
   case ASTAR_REFUSE_OPTIONS:
     return "none of the options ties, goals, max_cost, max_length, "
-           "max_nodes, closest, leave_blocked_start, next_to_blocked_goal "
-           "or a heuristic function";
+           "max_nodes, closest, leave_blocked_start, next_to_blocked_goal, "
+           "avoid, extra_cost or a heuristic function";
   case ASTAR_REFUSE_OPTIONS_BUT_NODES:
     return "none of the options ties, goals, max_cost, max_length, "
-           "closest, leave_blocked_start, next_to_blocked_goal or a "
-           "heuristic function (max_nodes is fine)";
+           "closest, leave_blocked_start, next_to_blocked_goal, avoid, "
+           "extra_cost or a heuristic function (max_nodes is fine)";
   case ASTAR_REFUSE_CALLBACKS: return "no cost callbacks (tile_cost, move_cost)";
   case ASTAR_REFUSE_HEIGHTS:
     return "a unit class without a height rule (climb, descend, max_climb, "
@@ -316,6 +306,8 @@ static const char *refusal_words(int reason) {
   case ASTAR_REFUSE_HEURISTIC: return "the default heuristic";
   case ASTAR_REFUSE_WEIGHT: return "weight 1";
   case ASTAR_REFUSE_UNIFORM: return "uniform tile costs";
+  case ASTAR_REFUSE_SQUARE: return "a square grid (not hex)";
+  case ASTAR_REFUSE_LINKS: return "a grid without links";
   default: return "its data prepared";
   }
 }
@@ -323,8 +315,7 @@ static const char *refusal_words(int reason) {
 /* Raises what a failed search (status st) calls for: a callback's own
  * error as it was raised, a callback's bad result, a cost below the
  * stated bound, or the status's own message.  The grid is idle again. */
-static void raise_failure(lua_State *L, const char *fname, lq_query *Q,
-                          int st) {
+void lq_raise_failure(lua_State *L, const char *fname, lq_query *Q, int st) {
   const astar_result *r = &Q->r;
   if (st == ASTAR_ECALLBACK && Q->failed) lua_error(L); /* as raised */
   if (st == ASTAR_ECALLBACK) la_error(L, Q->arg, fname, "%s", Q->msg);
@@ -365,8 +356,7 @@ static lua_Integer push_xy(lua_State *L, int t, lua_Integer n, int32_t x,
   return n + 2;
 }
 
-/* Sets t[n + 1], t[n + 2], ... to nil up to the first nil. */
-static void clear_from(lua_State *L, int t, lua_Integer n) {
+void lq_clear_from(lua_State *L, int t, lua_Integer n) {
   while (n < INT_MAX) {
     lua_rawgeti(L, t, (int)++n);
     if (lua_isnil(L, -1)) break;
@@ -377,16 +367,17 @@ static void clear_from(lua_State *L, int t, lua_Integer n) {
   lua_pop(L, 1);
 }
 
-static void fill_stats(lua_State *L, const lq_query *Q, const astar_query *q,
-                       const astar_result *r) {
+void lq_fill_stats(lua_State *L, const lq_query *Q, const astar_result *r) {
+  const astar_query *q = &Q->q;
   int t = Q->stats;
   int ended = r->outcome == ASTAR_FOUND || r->partial;
   set_int(L, t, "expanded", r->expanded);
   set_int(L, t, "generated", r->generated);
   set_int(L, t, "peak_open", r->peak_open);
-  lua_pushstring(L, outcome_names[r->outcome]);
+  lua_pushstring(L, lq_outcome_names[r->outcome]);
   lua_setfield(L, t, "status");
-  if (Q->algorithm != NULL)
+  if (Q->algorithm != NULL &&
+      !(q->algorithm == ASTAR_ALGO_JPS && r->algorithm != ASTAR_ALGO_JPS))
     lua_pushstring(L, Q->algorithm);
   else
     lua_pushstring(L, r->algorithm == ASTAR_ALGO_JPS ? "jps" : "astar");
@@ -442,6 +433,7 @@ static void read_options(lua_State *L, int arg, const char *fname,
   }
   if (Q->batch) {
     static const char *const tabs[] = {"stats", "explored", NULL};
+    static const char *const lists[] = {"avoid", "extra_cost", NULL};
     for (i = 0; tabs[i] != NULL; i++) {
       lua_getfield(L, arg, tabs[i]);
       if (!lua_isnil(L, -1))
@@ -449,14 +441,28 @@ static void read_options(lua_State *L, int arg, const char *fname,
                  "snapshot gives it)", tabs[i]);
       lua_pop(L, 1);
     }
+    for (i = 0; lists[i] != NULL; i++) {
+      lua_getfield(L, arg, lists[i]);
+      if (!lua_isnil(L, -1))
+        la_error(L, arg, fname, "%s: not for batches (the same tiles for "
+                 "every query: put them in the grid before the snapshot, or "
+                 "use find_path on the snapshot)", lists[i]);
+      lua_pop(L, 1);
+    }
   }
 
+  /* the unit's size (every query that reads options takes it) */
+  q->size = la_size_option(L, arg, fname, g);
+  if (Q->snapshot && q->size > 1)
+    la_error(L, arg, fname, "size: a snapshot holds the layers of one-tile "
+             "units only (size 1), got %d; search the grid itself for "
+             "bigger units", q->size);
   /* costs */
   Q->tile = la_typed_option(L, arg, fname, "tile_cost", LUA_TFUNCTION);
   Q->move = la_typed_option(L, arg, fname, "move_cost", LUA_TFUNCTION);
   q->min_cost = la_number(L, arg, fname, "min_cost", 0, 3.4028234663852886e38,
                           "a number in [0, 3.4e+38]", 0);
-  if (Q->tile) q->tile_fn = tile_hook;
+  if (Q->tile) q->tile_fn = lq_tile_hook;
   if (Q->move) q->move_fn = move_hook;
   q->fn_ud = Q;
 
@@ -496,7 +502,7 @@ static void read_options(lua_State *L, int arg, const char *fname,
   q->leave_blocked_start = bool_option(L, arg, fname, "leave_blocked_start");
   q->next_to_blocked_goal = bool_option(L, arg, fname,
                                         "next_to_blocked_goal");
-  goals_option(L, arg, fname, g, q);
+  goals_option(L, arg, fname, g, Q);
   if (heuristic_function(L, arg)) {
     lua_getfield(L, arg, "heuristic");
     Q->hfn = lua_gettop(L);
@@ -506,10 +512,109 @@ static void read_options(lua_State *L, int arg, const char *fname,
   Q->stats = la_typed_option(L, arg, fname, "stats", LUA_TTABLE);
   q->want_peak = Q->stats != 0;
   Q->explored = la_typed_option(L, arg, fname, "explored", LUA_TTABLE);
+  lq_overlay_tables(L, arg, fname, &Q->avoid, &Q->extra);
 }
 
-/* The options every query reads beside read_options' (heuristic name,
- * weight, unit, zones), for the map g, unit names from the object at obj. */
+/* ---- overlays: avoid and extra_cost ---- */
+
+void lq_overlay_tables(lua_State *L, int arg, const char *fname, int *avoid,
+                       int *extra) {
+  *avoid = la_typed_option(L, arg, fname, "avoid", LUA_TTABLE);
+  *extra = la_typed_option(L, arg, fname, "extra_cost", LUA_TTABLE);
+}
+
+/* Reads the integer t[i] in 1..hi (raw) as 0-based. */
+static int32_t list_coord(lua_State *L, int arg, const char *fname,
+                          const char *list, int t, size_t i, int32_t hi,
+                          size_t per) {
+  char buf[64];
+  double c;
+  size_t tile = i / per + 1;
+  lua_rawgeti(L, t, (int)(i + 1));
+  c = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+  if (!(c == floor(c) && c >= 1 && c <= hi))
+    la_error(L, arg, fname, "%s[%.0f] (%s of tile %.0f) must be an integer "
+             "in 1..%d, got %s", list, (double)(i + 1),
+             i % per == 0 ? "x" : "y", (double)tile, (int)hi,
+             la_describe(L, -1, buf, sizeof buf));
+  lua_pop(L, 1);
+  return (int32_t)c - 1;
+}
+
+/* A buffer of the overlays: ud's (lg_buffer), or with ud NULL a new
+ * userdata left on the stack (it lives as long as the call). */
+static void *overlay_buffer(lua_State *L, lgrid *ud, int which,
+                            size_t bytes) {
+  if (ud != NULL) return lg_buffer(L, ud, which, bytes);
+  return compat_newuserdata(L, bytes);
+}
+
+/* lq_overlay_fill on the map g: the lists go into ud's buffers, or with
+ * ud NULL (a snapshot's query) into userdata left on the stack. */
+static void overlay_fill(lua_State *L, int arg, const char *fname,
+                         const astar_grid *g, lgrid *ud, astar_query *q,
+                         int avoid, int extra) {
+  char buf[64];
+  size_t n, i;
+  if (avoid != 0) {
+    int32_t *v;
+    n = compat_rawlen(L, avoid);
+    if (n % 2 != 0)
+      la_error(L, arg, fname, "avoid must hold x, y pairs (an even count "
+               "of numbers), got %.0f numbers", (double)n);
+    if (n / 2 > 0x7FFFFFFF / 8)
+      la_error(L, arg, fname, "avoid: too many tiles (%.0f)", (double)n / 2);
+    v = (int32_t *)overlay_buffer(L, ud, LG_BUF_AVOID, (n + 2) * sizeof(int32_t));
+    for (i = 0; i < n; i++)
+      v[i] = list_coord(L, arg, fname, "avoid", avoid, i,
+                        i % 2 == 0 ? g->width : g->height, 2);
+    q->avoid = v;
+    q->navoid = n / 2;
+  }
+  if (extra != 0) {
+    int32_t *v;
+    double *c;
+    n = compat_rawlen(L, extra);
+    if (n % 3 != 0)
+      la_error(L, arg, fname, "extra_cost must hold x, y, cost triples (a "
+               "count of numbers divisible by 3), got %.0f numbers",
+               (double)n);
+    if (n / 3 > 0x7FFFFFFF / 8)
+      la_error(L, arg, fname, "extra_cost: too many tiles (%.0f)",
+               (double)n / 3);
+    v = (int32_t *)overlay_buffer(L, ud, LG_BUF_EXTRA_XY,
+                             (2 * (n / 3) + 2) * sizeof(int32_t));
+    c = (double *)overlay_buffer(L, ud, LG_BUF_EXTRA_COST,
+                            (n / 3 + 1) * sizeof(double));
+    for (i = 0; i < n / 3; i++) {
+      double k;
+      v[2 * i] = list_coord(L, arg, fname, "extra_cost", extra, 3 * i,
+                            g->width, 3);
+      v[2 * i + 1] = list_coord(L, arg, fname, "extra_cost", extra,
+                                3 * i + 1, g->height, 3);
+      lua_rawgeti(L, extra, (int)(3 * i + 3));
+      k = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+      if (!(k >= 0.0 && k <= 3.4e38))
+        la_error(L, arg, fname, "extra_cost[%.0f] (cost of tile %.0f) must "
+                 "be a finite number >= 0, got %s", (double)(3 * i + 3),
+                 (double)i + 1, la_describe(L, -1, buf, sizeof buf));
+      lua_pop(L, 1);
+      c[i] = k;
+    }
+    q->extra_tiles = v;
+    q->extra_costs = c;
+    q->nextra = n / 3;
+  }
+}
+
+void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
+                     astar_query *q, int avoid, int extra) {
+  overlay_fill(L, arg, fname, &ud->g, ud, q, avoid, extra);
+}
+
+/* The options beside read_options' (heuristic name, weight, unit, zones)
+ * at arg, for the map g, unit names from the object at stack index obj
+ * (a grid, or a snapshot: then its unit must be in the copy). */
 static void query_options(lua_State *L, int arg, const char *fname,
                           const astar_grid *g, int obj, lq_query *Q) {
   astar_query *q = &Q->q;
@@ -538,116 +643,139 @@ static void query_options(lua_State *L, int arg, const char *fname,
   read_options(L, arg, fname, g, Q);
 }
 
-void lq_batch_options(lua_State *L, int arg, const char *fname,
-                      const astar_grid *g, int obj, astar_query *q) {
-  lq_query Q;
-  int reason;
-  memset(&Q, 0, sizeof Q);
-  Q.L = L;
-  Q.snapshot = Q.batch = 1;
-  Q.arg = arg;
-  astar_query_defaults(&Q.q);
-  if (la_options(L, arg, fname, query_keys))
-    query_options(L, arg, fname, g, obj, &Q);
-  if (Q.q.algorithm == ASTAR_ALGO_JPS || Q.q.algorithm >= ASTAR_ALGO_IDA) {
-    reason = astar_query_refusal(g, &Q.q);
-    if (reason != ASTAR_REFUSE_NONE)
-      la_error(L, arg, fname, "algorithm '%s' needs %s",
-               Q.algorithm != NULL ? Q.algorithm : "jps",
-               refusal_words(reason));
-  }
-  *q = Q.q;
-  q->fn_ud = NULL;
-  q->heuristic_ud = NULL;
-}
-
-static void query_leave(lq_query *Q) {
-  if (Q->sud != NULL)
-    ls_leave(Q->sud);
-  else
-    lg_leave(Q->ud);
-}
-
-static void query_report(lua_State *L, lq_query *Q) {
-  if (Q->ud != NULL)
-    lg_report(L, Q->ud);
-  else if (Q->sud != NULL)
-    ls_report(L, Q->sud);
-}
-
-/* Reads sx, sy, gx, gy (args 2..5) and the options (arg 6), then runs the
- * search with the grid (or snapshot) busy.  On return it is still busy
- * (the path is in its context): the caller reads it out and calls
- * query_leave.  Any failure raises, with the object idle again. */
-static void run_query(lua_State *L, const char *fname, lq_query *Q) {
-  lgrid *ud = NULL;
-  lsnap *sud = NULL;
-  const astar_grid *bounds;
+/* lq_read on the map bounds (a grid's or a snapshot's), unit names from
+ * the object at stack index obj. */
+static void read_args(lua_State *L, const char *fname, const astar_grid *bounds,
+                      int obj, lq_query *Q, const char *const keys[]) {
   astar_query *q = &Q->q;
-  const astar_grid *g;
-  lholder *hold = NULL;
-  int st, opts, reason;
-  if (Q->snapshot) {
-    sud = ls_check(L, 1, fname);
-    /* a hold of our own while Lua code may run (option metamethods can
-     * close the snapshot): bounds stays valid */
-    hold = lw_push_holder(L);
-    astar_snapshot_retain(sud->snap);
-    hold->s = sud->snap;
-    bounds = astar_snapshot_grid(sud->snap);
-  } else {
-    ud = lg_check(L, fname);
-    bounds = &ud->g;
-  }
+  int opts;
+  if (keys == NULL) keys = query_keys;
   Q->L = L;
-  Q->ud = ud;
-  Q->sud = sud;
   Q->arg = 6;
   astar_query_defaults(q);
   q->sx = la_x(L, 2, fname, "sx", bounds);
   q->sy = la_y(L, 3, fname, "sy", bounds);
-  opts = la_options(L, 6, fname, query_keys);
+  opts = la_options(L, 6, fname, keys);
   if (opts && lua_isnil(L, 4) && lua_isnil(L, 5) && has_goals(L, 6)) {
     q->no_main_goal = 1; /* the goals option alone */
   } else {
     q->gx = la_x(L, 4, fname, "gx", bounds);
     q->gy = la_y(L, 5, fname, "gy", bounds);
   }
-  if (opts) query_options(L, 6, fname, bounds, 1, Q);
+  if (opts) query_options(L, 6, fname, bounds, obj, Q);
   if (Q->out != 0 && Q->explored != 0 && lua_rawequal(L, Q->out, Q->explored))
     la_error(L, 6, fname, "explored must not be the path table (argument %d)",
              Q->out);
   /* room for the callbacks and the read-out, before anything is busy */
   luaL_checkstack(L, 16, fname);
+}
 
-  /* every argument read: now the map (no Lua code runs until the search) */
-  if (sud != NULL) {
-    g = ls_core(L, sud, fname); /* prepared when the snapshot was made */
-    Q->ctx = &sud->ctx;
-    lw_holder_free(hold); /* the userdata's own hold keeps it now */
-  } else {
-    astar_grid *gg = lg_core(L, ud, fname);
-    lg_prepare(L, gg, q->unit, q->no_zones ? 0u : ASTAR_PREPARE_ZONES, fname);
-    g = gg;
-    Q->ctx = &ud->ctx;
-  }
-  Q->map = g;
+void lq_read(lua_State *L, const char *fname, lgrid *ud, int grid,
+             lq_query *Q, const char *const keys[]) {
+  Q->ud = ud;
+  read_args(L, fname, &ud->g, grid, Q, keys);
+}
+
+/* Does Q's algorithm take Q's options on g?  A Lua error naming them at
+ * argument arg when not. */
+static void check_algorithm(lua_State *L, int arg, const char *fname,
+                            const astar_grid *g, const lq_query *Q) {
+  const astar_query *q = &Q->q;
+  int reason;
   if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
     reason = astar_query_refusal(g, q);
+    if (reason == ASTAR_REFUSE_LINKS && q->algorithm == ASTAR_ALGO_JPS)
+      reason = ASTAR_REFUSE_NONE; /* A* runs instead (stats.algorithm) */
     if (reason != ASTAR_REFUSE_NONE)
-      la_error(L, 6, fname, "algorithm '%s' needs %s",
+      la_error(L, arg, fname, "algorithm '%s' needs %s",
                Q->algorithm != NULL ? Q->algorithm : "jps",
                refusal_words(reason));
   }
-  if (sud != NULL)
-    ls_enter(sud);
+}
+
+void lq_check(lua_State *L, const char *fname, astar_grid *g, lq_query *Q) {
+  astar_query *q = &Q->q;
+  int st;
+  st = astar_grid_prepare_size(g, q->unit, q->size,
+                               q->no_zones ? 0u : ASTAR_PREPARE_ZONES);
+  if (st != ASTAR_OK) la_raise(L, st, fname);
+  check_algorithm(L, 6, fname, g, Q);
+}
+
+/* Reads the query (lq_read, with the option keys of fname), takes the
+ * map, fills the overlays and prepares it (lq_check); returns the map (no
+ * Lua code runs from here until the search). */
+static astar_grid *read_query(lua_State *L, const char *fname, lq_query *Q,
+                              const char *const keys[]) {
+  lgrid *ud = lg_check(L, fname);
+  astar_grid *g;
+  lq_read(L, fname, ud, 1, Q, keys);
+  /* every argument read: now the map (no Lua code runs until the search) */
+  g = lg_core(L, ud, fname);
+  lq_overlay_fill(L, 6, fname, ud, &Q->q, Q->avoid, Q->extra);
+  lq_check(L, fname, g, Q);
+  return g;
+}
+
+/* Runs the search read by read_query with the grid busy.  On return the
+ * grid is still busy (the path is in its context): the caller reads it
+ * out and calls lg_leave.  Any failure raises, with the grid idle
+ * again. */
+static void query_leave(lq_query *Q) {
+  if (Q->sud != NULL)
+    lsn_leave(Q->sud);
   else
-    lg_enter(ud);
-  st = astar_find_path(Q->ctx, g, q, &Q->r);
+    lg_leave(Q->ud);
+}
+
+static void query_report(lua_State *L, lq_query *Q) {
+  if (Q->sud != NULL)
+    lsn_report(L, Q->sud);
+  else
+    lg_report(L, Q->ud);
+}
+
+static void search_query(lua_State *L, const char *fname, lq_query *Q,
+                         const astar_grid *g) {
+  int st;
+  if (Q->sud != NULL) {
+    Q->ctx = &Q->sud->ctx;
+    lsn_enter(Q->sud);
+  } else {
+    Q->ctx = &Q->ud->ctx;
+    lg_enter(Q->ud);
+  }
+  Q->map = g;
+  st = astar_find_path(Q->ctx, g, &Q->q, &Q->r);
   if (st != ASTAR_OK) {
     query_leave(Q);
-    raise_failure(L, fname, Q, st);
+    lq_raise_failure(L, fname, Q, st);
   }
+}
+
+/* The snapshot's read_query: every argument read while a hold of our own
+ * keeps the copy alive (option metamethods may close the snapshot), the
+ * overlays into userdata on the stack, then the map and the algorithm's
+ * check (a snapshot is prepared when it is made: nothing to prepare). */
+static const astar_grid *read_snap_query(lua_State *L, const char *fname,
+                                         lq_query *Q,
+                                         const char *const keys[]) {
+  lsnap *sud = lsn_check(L, 1, fname);
+  lholder *hold = lw_push_holder(L);
+  const astar_grid *g;
+  astar_snapshot_retain(sud->snap);
+  hold->s = sud->snap;
+  Q->snapshot = 1;
+  read_args(L, fname, astar_snapshot_grid(hold->s), 1, Q, keys);
+  overlay_fill(L, 6, fname, astar_snapshot_grid(hold->s), NULL, &Q->q,
+               Q->avoid, Q->extra);
+  luaL_checkstack(L, 16, fname);
+  /* every argument read: now the map (no Lua code runs until the search) */
+  g = lsn_core(L, sud, fname);
+  lw_holder_free(hold); /* the userdata's own hold keeps it now */
+  Q->sud = sud;
+  check_algorithm(L, 6, fname, g, Q);
+  return g;
 }
 
 /* ---- reading a result out ---- */
@@ -655,7 +783,7 @@ static void run_query(lua_State *L, const char *fname, lq_query *Q) {
 /* The explored table: its array part gets the expanded tiles as x, y
  * pairs, its field `open` (a table, reused when there is one) the tiles
  * reached but never expanded. */
-static void explored_table(lua_State *L, int t, const astar_search *s) {
+void lq_explored_table(lua_State *L, int t, const astar_search *s) {
   int open;
   lua_Integer nc = 0, no = 0;
   uint32_t i = 0;
@@ -677,8 +805,8 @@ static void explored_table(lua_State *L, int t, const astar_search *s) {
     else
       no = push_xy(L, open, no, x, y);
   }
-  clear_from(L, t, nc);
-  clear_from(L, open, no);
+  lq_clear_from(L, t, nc);
+  lq_clear_from(L, open, no);
   lua_pop(L, 1);
 }
 
@@ -692,7 +820,7 @@ static int read_path(lua_State *L, void *p) {
   const astar_grid *g = Q->map;
   uint32_t node;
   lua_Integer i, len = 2 * (lua_Integer)Q->r.length;
-  if (lua_istable(L, 2)) explored_table(L, 2, s);
+  if (lua_istable(L, 2)) lq_explored_table(L, 2, s);
   if (lua_istable(L, 1))
     lua_pushvalue(L, 1);
   else
@@ -710,7 +838,7 @@ static int read_path(lua_State *L, void *p) {
     i -= 2;
   } while (astar_path_prev(s, &node));
   if (lua_istable(L, 1)) { /* what is left of an older, longer path */
-    clear_from(L, lua_gettop(L), len);
+    lq_clear_from(L, lua_gettop(L), len);
   }
   return 1;
 }
@@ -718,7 +846,7 @@ static int read_path(lua_State *L, void *p) {
 /* In protected mode: only the explored tiles (into the table at 1). */
 static int read_explored(lua_State *L, void *p) {
   lq_query *Q = (lq_query *)p;
-  explored_table(L, 1, Q->ctx);
+  lq_explored_table(L, 1, Q->ctx);
   return 0;
 }
 
@@ -743,13 +871,17 @@ static int find_path(lua_State *L, int snapshot) {
   lq_query Q;
   int st, found, t = lua_type(L, 7);
   memset(&Q, 0, sizeof Q);
-  Q.snapshot = snapshot;
   if (t != LUA_TNONE && t != LUA_TNIL && t != LUA_TTABLE)
     la_error(L, 7, "find_path", "out must be a table, got %s",
              la_describe(L, 7, buf, sizeof buf));
   lua_settop(L, 7);
   Q.out = t == LUA_TTABLE ? 7 : 0;
-  run_query(L, "find_path", &Q);
+  if (snapshot)
+    search_query(L, "find_path", &Q, read_snap_query(L, "find_path", &Q,
+                                                      query_keys));
+  else
+    search_query(L, "find_path", &Q, read_query(L, "find_path", &Q,
+                                                 query_keys));
   found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
   if (found) {
     lg_pcall pc;
@@ -766,10 +898,10 @@ static int find_path(lua_State *L, int snapshot) {
     leave_explored(L, &Q);
   }
   /* the answer is safe from here on: the stats table may do anything */
-  if (Q.stats != 0) fill_stats(L, &Q, &Q.q, &Q.r);
+  if (Q.stats != 0) lq_fill_stats(L, &Q, &Q.r);
   if (!found) {
     lua_pushnil(L);
-    lua_pushstring(L, outcome_names[Q.r.outcome]);
+    lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
     lua_pushinteger(L, (lua_Integer)Q.r.expanded);
     query_report(L, &Q);
     return 3;
@@ -777,53 +909,202 @@ static int find_path(lua_State *L, int snapshot) {
   lua_pushnumber(L, (lua_Number)Q.r.cost);
   lua_pushinteger(L, (lua_Integer)Q.r.expanded);
   if (Q.r.partial) /* closest: why the goal was not reached */
-    lua_pushstring(L, outcome_names[Q.r.outcome]);
+    lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
   query_report(L, &Q);
   return Q.r.partial ? 4 : 3;
 }
 
 static int g_find_path(lua_State *L) { return find_path(L, 0); }
+/* snap:find_path: as the grid's, on the snapshot's copy */
 static int s_find_path(lua_State *L) { return find_path(L, 1); }
+
+/* ---- next_step that remembers ---- */
+
+/* Does the path of q depend only on the map, the goal and the options
+ * the memory keeps (unit, heuristic, weight, algorithm, ties, zones,
+ * min_cost)?  Only such queries are remembered and answered from memory:
+ * callbacks, overlays, goals, cutoffs, closest, blocked start or goal,
+ * random ties and explored all search. */
+static int rememberable(const lq_query *Q) {
+  const astar_query *q = &Q->q;
+  return q->tile_fn == NULL && q->move_fn == NULL &&
+         q->heuristic_fn == NULL && q->ngoals == 0 && !q->no_main_goal &&
+         q->navoid == 0 && q->nextra == 0 && !(q->max_cost < HUGE_VAL) &&
+         q->max_length == 0 && q->max_nodes == 0 && !q->closest &&
+         !q->leave_blocked_start && !q->next_to_blocked_goal &&
+         q->ties != ASTAR_TIES_RANDOM && Q->explored == 0;
+}
+
+static int memory_fits(const lg_memory *m, const astar_grid *g,
+                       const astar_query *q) {
+  return m->valid && m->version == g->version && m->gx == q->gx &&
+         m->gy == q->gy && m->unit == q->unit &&
+         m->heuristic == q->heuristic && m->algorithm == q->algorithm &&
+         m->ties == q->ties && m->no_zones == q->no_zones &&
+         m->weight == q->weight && m->min_cost == q->min_cost;
+}
+
+/* The index of (x, y) on the remembered path (its last place first), or
+ * -1. */
+static long memory_find(lg_memory *m, int32_t x, int32_t y) {
+  size_t i;
+  for (i = m->at; i < m->at + 2 && i < m->len; i++)
+    if (m->xy[2 * i] == x && m->xy[2 * i + 1] == y) return (long)i;
+  for (i = 0; i < m->len; i++)
+    if (m->xy[2 * i] == x && m->xy[2 * i + 1] == y) return (long)i;
+  return -1;
+}
+
+/* Keeps the path just found (the grid busy: no Lua code runs).  Without
+ * memory for it, nothing is remembered. */
+static void remember(lgrid *ud, const lq_query *Q) {
+  lg_memory *m = &ud->memory;
+  const astar_search *s = &ud->ctx;
+  const astar_query *q = &Q->q;
+  astar_path_report rep = {0, 0, 0, 0.0, NULL};
+  astar_query cq;
+  size_t n = Q->r.length, i;
+  uint32_t node;
+  m->valid = 0;
+  if (n == 0 || !lg_memory_room(ud, n)) return;
+  node = astar_path_last(s);
+  i = n;
+  do {
+    i--;
+    astar_xy(&ud->g, node, &m->xy[2 * i], &m->xy[2 * i + 1]);
+  } while (astar_path_prev(s, &node) && i > 0);
+  astar_query_defaults(&cq);
+  cq.unit = q->unit;
+  rep.acc = m->acc;
+  if (astar_path_check(NULL, &ud->g, &cq, m->xy, n, 0, &rep) != ASTAR_OK ||
+      rep.bad != n)
+    return; /* not reached: the search's path is legal */
+  m->len = n;
+  m->at = 0;
+  m->version = ud->g.version;
+  m->gx = q->gx;
+  m->gy = q->gy;
+  m->unit = q->unit;
+  m->heuristic = q->heuristic;
+  m->algorithm = q->algorithm;
+  m->ties = q->ties;
+  m->no_zones = q->no_zones;
+  m->weight = q->weight;
+  m->min_cost = q->min_cost;
+  m->ran = Q->r.algorithm;
+  m->valid = 1;
+}
+
+/* The `remember` option of next_step (absent: true). */
+static int remember_option(lua_State *L) {
+  char buf[64];
+  int v = 1;
+  if (lua_type(L, 6) != LUA_TTABLE) return 1;
+  lua_getfield(L, 6, "remember");
+  if (lua_type(L, -1) == LUA_TBOOLEAN)
+    v = lua_toboolean(L, -1);
+  else if (!lua_isnil(L, -1))
+    la_error(L, 6, "next_step", "remember must be a boolean, got %s",
+             la_describe(L, -1, buf, sizeof buf));
+  lua_pop(L, 1);
+  return v;
+}
 
 /* grid:next_step(sx, sy, gx, gy [, options]) -> x, y, cost [, reason]
  *   | nil, reason */
 static int next_step(lua_State *L, int snapshot) {
   lq_query Q;
   int32_t x = 0, y = 0;
-  int found;
+  int found, keep = 0, from_memory = 0;
+  const astar_grid *g;
   memset(&Q, 0, sizeof Q);
-  Q.snapshot = snapshot;
   lua_settop(L, 6);
-  run_query(L, "next_step", &Q);
-  found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
-  if (found) { /* read in C, the grid still busy */
-    const astar_search *s = Q.ctx;
-    uint32_t node, step;
-    node = step = astar_path_last(s);
-    while (astar_path_prev(s, &node)) {
-      if (node == s->last_start) break;
-      step = node;
-    }
-    astar_xy(Q.map, step, &x, &y);
+  if (snapshot) { /* no memory: a snapshot's copy never changes anyway */
+    g = read_snap_query(L, "next_step", &Q, query_keys);
+  } else {
+    keep = remember_option(L);
+    g = read_query(L, "next_step", &Q, next_step_keys);
+    keep = keep && rememberable(&Q);
   }
-  leave_explored(L, &Q);
-  if (Q.stats != 0) fill_stats(L, &Q, &Q.q, &Q.r);
+  if (keep && memory_fits(&Q.ud->memory, g, &Q.q)) {
+    lg_memory *m = &Q.ud->memory;
+    long k = memory_find(m, Q.q.sx, Q.q.sy);
+    if (k >= 0) { /* on the path: its next tile, no search */
+      size_t i = (size_t)k + 1 < m->len ? (size_t)k + 1 : (size_t)k;
+      m->at = (size_t)k;
+      x = m->xy[2 * i];
+      y = m->xy[2 * i + 1];
+      Q.r.outcome = ASTAR_FOUND;
+      /* the steps' costs summed from here on, as a search from here
+       * along this path sums them */
+      Q.r.cost = 0.0;
+      for (i = (size_t)k + 1; i < m->len; i++) Q.r.cost += m->acc[i];
+      Q.r.end_x = Q.q.gx;
+      Q.r.end_y = Q.q.gy;
+      Q.r.goal_index = -1;
+      Q.r.algorithm = m->ran;
+      from_memory = 1;
+    }
+  }
+  if (!from_memory) {
+    search_query(L, "next_step", &Q, g);
+    found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
+    if (found) { /* read in C, the grid still busy */
+      const astar_search *s = Q.ctx;
+      uint32_t node, step;
+      node = step = astar_path_last(s);
+      while (astar_path_prev(s, &node)) {
+        if (node == s->last_start) break;
+        step = node;
+      }
+      astar_xy(Q.map, step, &x, &y);
+      if (keep && !Q.r.partial) remember(Q.ud, &Q);
+    }
+    leave_explored(L, &Q);
+  }
+  found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
+  if (Q.stats != 0) {
+    lq_fill_stats(L, &Q, &Q.r);
+    lua_pushboolean(L, from_memory);
+    lua_setfield(L, Q.stats, "remembered");
+  }
   if (!found) {
     lua_pushnil(L);
-    lua_pushstring(L, outcome_names[Q.r.outcome]);
+    lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
     query_report(L, &Q);
     return 2;
   }
   lua_pushinteger(L, x + 1);
   lua_pushinteger(L, y + 1);
   lua_pushnumber(L, (lua_Number)Q.r.cost);
-  if (Q.r.partial) lua_pushstring(L, outcome_names[Q.r.outcome]);
+  if (Q.r.partial) lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
   query_report(L, &Q);
   return Q.r.partial ? 4 : 3;
 }
 
 static int g_next_step(lua_State *L) { return next_step(L, 0); }
+/* snap:next_step: as the grid's (no `remember`), on the snapshot's copy */
 static int s_next_step(lua_State *L) { return next_step(L, 1); }
+
+/* ---- a batch's options ---- */
+
+void lq_batch_options(lua_State *L, int arg, const char *fname,
+                      const astar_grid *g, int obj, astar_query *q) {
+  lq_query Q;
+  memset(&Q, 0, sizeof Q);
+  Q.L = L;
+  Q.snapshot = Q.batch = 1;
+  Q.arg = arg;
+  astar_query_defaults(&Q.q);
+  if (la_options(L, arg, fname, query_keys))
+    query_options(L, arg, fname, g, obj, &Q);
+  check_algorithm(L, arg, fname, g, &Q);
+  *q = Q.q;
+  q->fn_ud = NULL;
+  q->heuristic_ud = NULL;
+}
+
+const char *const *const lq_query_keys = query_keys;
 
 const luaL_Reg lq_grid_methods[] = {
     {"find_path", g_find_path},

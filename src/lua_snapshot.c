@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *ls_sys_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+void *lsn_sys_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   (void)ud;
   (void)osize;
   if (nsize == 0) {
@@ -36,7 +36,7 @@ void *ls_sys_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 
 /* ---- the userdata ---- */
 
-lsnap *ls_to_snap(lua_State *L, int idx) {
+lsnap *lsn_to_snap(lua_State *L, int idx) {
   lsnap *s = (lsnap *)lua_touserdata(L, idx);
   if (s == NULL || !lua_getmetatable(L, idx)) return NULL;
   luaL_getmetatable(L, SNAP_MT);
@@ -45,19 +45,19 @@ lsnap *ls_to_snap(lua_State *L, int idx) {
   return s;
 }
 
-lsnap *ls_check(lua_State *L, int arg, const char *fname) {
+lsnap *lsn_check(lua_State *L, int arg, const char *fname) {
   char buf[64];
-  lsnap *s = ls_to_snap(L, arg);
+  lsnap *s = lsn_to_snap(L, arg);
   if (s == NULL) {
     la_error(L, arg, fname, "snapshot expected, got %s",
              la_describe(L, arg, buf, sizeof buf));
     return NULL; /* not reached */
   }
-  (void)ls_core(L, s, fname);
+  (void)lsn_core(L, s, fname);
   return s;
 }
 
-const astar_grid *ls_core(lua_State *L, lsnap *s, const char *fname) {
+const astar_grid *lsn_core(lua_State *L, lsnap *s, const char *fname) {
   if (s->closed || s->snap == NULL)
     luaL_error(L, "%s: the snapshot is closed", fname);
   if (s->busy)
@@ -74,16 +74,16 @@ static void release(lsnap *s) {
   lk_release(snap);
 }
 
-void ls_enter(lsnap *s) { s->busy++; }
+void lsn_enter(lsnap *s) { s->busy++; }
 
-void ls_leave(lsnap *s) {
+void lsn_leave(lsnap *s) {
   if (--s->busy == 0 && s->closed) release(s);
 }
 
 /* snap:close(), __close: at once when idle, else when the method leaves */
 static int s_close(lua_State *L) {
   char buf[64];
-  lsnap *s = ls_to_snap(L, 1);
+  lsnap *s = lsn_to_snap(L, 1);
   if (s == NULL)
     return la_error(L, 1, "close", "snapshot expected, got %s",
                     la_describe(L, 1, buf, sizeof buf));
@@ -95,7 +95,7 @@ static int s_close(lua_State *L) {
 /* __gc: a snapshot's method still running can only be one that
  * lua_close interrupted for good, so the hold goes now. */
 static int s_gc(lua_State *L) {
-  lsnap *s = ls_to_snap(L, 1);
+  lsnap *s = lsn_to_snap(L, 1);
   if (s != NULL) {
     s->busy = 0;
     release(s);
@@ -106,7 +106,7 @@ static int s_gc(lua_State *L) {
 #if LUA_VERSION_NUM >= 504
 /* __close: as close, never an error */
 static int s_close_meta(lua_State *L) {
-  lsnap *s = ls_to_snap(L, 1);
+  lsnap *s = lsn_to_snap(L, 1);
   if (s != NULL) {
     s->closed = 1;
     if (s->busy == 0) release(s);
@@ -117,7 +117,7 @@ static int s_close_meta(lua_State *L) {
 
 static int s_is_closed(lua_State *L) {
   char buf[64];
-  lsnap *s = ls_to_snap(L, 1);
+  lsnap *s = lsn_to_snap(L, 1);
   if (s == NULL)
     return la_error(L, 1, "is_closed", "snapshot expected, got %s",
                     la_describe(L, 1, buf, sizeof buf));
@@ -126,7 +126,7 @@ static int s_is_closed(lua_State *L) {
 }
 
 static int s_tostring(lua_State *L) {
-  lsnap *s = ls_to_snap(L, 1);
+  lsnap *s = lsn_to_snap(L, 1);
   if (s == NULL || s->closed || s->snap == NULL) {
     lua_pushliteral(L, "astar.Snapshot (closed)");
     return 1;
@@ -141,7 +141,7 @@ static lsnap *push_snap(lua_State *L) {
   lsnap *s = (lsnap *)compat_newuserdata(L, sizeof(lsnap));
   memset(s, 0, sizeof *s);
   s->closed = 1;
-  astar_search_init(&s->ctx, ls_sys_alloc, NULL);
+  astar_search_init(&s->ctx, lsn_sys_alloc, NULL);
   luaL_getmetatable(L, SNAP_MT);
   lua_setmetatable(L, -2);
   return s;
@@ -178,7 +178,7 @@ static void account(lua_State *L, size_t bytes) {
   lua_gc(L, LUA_GCSTEP, kb > 0x7FFFFFF ? 0x7FFFFFF : (int)kb);
 }
 
-void ls_report(lua_State *L, lsnap *s) {
+void lsn_report(lua_State *L, lsnap *s) {
   size_t now;
   if (s->closed || s->snap == NULL) return;
   now = astar_search_memory(&s->ctx);
@@ -235,7 +235,7 @@ static int g_snapshot(lua_State *L) {
   /* Lua code may have run (finalizers): the grid is taken only now */
   st = astar_snapshot_new(&snap, lg_core(L, ud, "snapshot"),
                           lua_isnil(L, 2) ? NULL : ids, nids, meta,
-                          meta_size, ls_sys_alloc, NULL);
+                          meta_size, lsn_sys_alloc, NULL);
   if (st != ASTAR_OK) la_raise(L, st, "snapshot");
   s->snap = snap;
   s->closed = 0;
@@ -281,7 +281,7 @@ static int l_attach(lua_State *L) {
 
 /* snap:token() -> string */
 static int s_token(lua_State *L) {
-  lsnap *s = ls_check(L, 1, "token");
+  lsnap *s = lsn_check(L, 1, "token");
   char tok[LK_TOKEN_SIZE];
   if (lk_token(s->snap, tok, sizeof tok) != LK_OK)
     la_raise(L, ASTAR_ENOMEM, "token");
@@ -290,7 +290,7 @@ static int s_token(lua_State *L) {
 }
 
 static int s_size(lua_State *L) {
-  const astar_grid *g = ls_core(L, ls_check(L, 1, "size"), "size");
+  const astar_grid *g = lsn_core(L, lsn_check(L, 1, "size"), "size");
   lua_pushinteger(L, g->width);
   lua_pushinteger(L, g->height);
   return 2;
@@ -298,14 +298,14 @@ static int s_size(lua_State *L) {
 
 /* snap:version() -> the grid's edit counter when the snapshot was made */
 static int s_version(lua_State *L) {
-  const astar_grid *g = ls_core(L, ls_check(L, 1, "version"), "version");
+  const astar_grid *g = lsn_core(L, lsn_check(L, 1, "version"), "version");
   lua_pushnumber(L, (lua_Number)g->version);
   return 1;
 }
 
 /* snap:memory() -> bytes of the shared copy and this holder's context */
 static int s_memory(lua_State *L) {
-  lsnap *s = ls_check(L, 1, "memory");
+  lsnap *s = lsn_check(L, 1, "memory");
   size_t n = s->snap->bytes + astar_search_memory(&s->ctx);
   lua_pushinteger(L, (lua_Integer)n);
   return 1;
@@ -313,7 +313,7 @@ static int s_memory(lua_State *L) {
 
 /* snap:find_paths(queries [, options]) -> packed string */
 static int s_find_paths(lua_State *L) {
-  lsnap *s = ls_check(L, 1, "find_paths");
+  lsnap *s = lsn_check(L, 1, "find_paths");
   const astar_grid *g = astar_snapshot_grid(s->snap);
   astar_query q;
   lholder *h;
@@ -326,7 +326,7 @@ static int s_find_paths(lua_State *L) {
   lq_batch_options(L, 3, "find_paths", g, 1, &q);
   la_table(L, 2, "find_paths", "queries");
   lw_read_queries(L, 2, "find_paths", g, &q, h);
-  (void)ls_core(L, s, "find_paths"); /* still open: its context is used */
+  (void)lsn_core(L, s, "find_paths"); /* still open: its context is used */
   astar_batch_run(h->b, &s->ctx);
   st = astar_batch_status(h->b, &where);
   if (st == ASTAR_ENOMEM) la_raise(L, st, "find_paths");
@@ -335,11 +335,11 @@ static int s_find_paths(lua_State *L) {
                (int)where + 1, st);
   lw_push_packed(L, h->b);
   lw_holder_free(h);
-  ls_report(L, s);
+  lsn_report(L, s);
   return 1;
 }
 
-const luaL_Reg ls_snap_methods[] = {
+const luaL_Reg lsn_snap_methods[] = {
     {"find_paths", s_find_paths},
     {"token", s_token},
     {"size", s_size},
@@ -349,7 +349,7 @@ const luaL_Reg ls_snap_methods[] = {
     {"is_closed", s_is_closed},
     {NULL, NULL}};
 
-const luaL_Reg ls_snap_meta[] = {
+const luaL_Reg lsn_snap_meta[] = {
     {"__gc", s_gc},
     {"__tostring", s_tostring},
 #if LUA_VERSION_NUM >= 504
@@ -357,5 +357,5 @@ const luaL_Reg ls_snap_meta[] = {
 #endif
     {NULL, NULL}};
 
-const luaL_Reg ls_grid_methods[] = {{"snapshot", g_snapshot}, {NULL, NULL}};
-const luaL_Reg ls_module_functions[] = {{"attach", l_attach}, {NULL, NULL}};
+const luaL_Reg lsn_grid_methods[] = {{"snapshot", g_snapshot}, {NULL, NULL}};
+const luaL_Reg lsn_module_functions[] = {{"attach", l_attach}, {NULL, NULL}};

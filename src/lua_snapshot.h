@@ -8,7 +8,7 @@
 #include "compat.h"
 
 #define SNAP_MT "astar.Snapshot"
-#define POOL_MT "astar.Workers"
+#define WORKERS_MT "astar.Workers"
 #define HOLDER_MT "astar.BatchHolder"
 
 /*
@@ -28,19 +28,19 @@ typedef struct lsnap {
 
 /* malloc-based allocator (any thread, outlives every Lua state): the
  * memory of snapshots, batches and pools. */
-void *ls_sys_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+void *lsn_sys_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 
 /* The snapshot at idx, or NULL. */
-lsnap *ls_to_snap(lua_State *L, int idx);
+lsnap *lsn_to_snap(lua_State *L, int idx);
 /* The open, idle snapshot at argument arg, or a Lua error. */
-lsnap *ls_check(lua_State *L, int arg, const char *fname);
+lsnap *lsn_check(lua_State *L, int arg, const char *fname);
 /* Its map after the arguments were read (raises when closed meanwhile). */
-const astar_grid *ls_core(lua_State *L, lsnap *s, const char *fname);
-void ls_enter(lsnap *s);
-void ls_leave(lsnap *s);
+const astar_grid *lsn_core(lua_State *L, lsnap *s, const char *fname);
+void lsn_enter(lsnap *s);
+void lsn_leave(lsnap *s);
 /* Tells the collector how much the context grew (call it last: a step
  * may run finalizers). */
-void ls_report(lua_State *L, lsnap *s);
+void lsn_report(lua_State *L, lsnap *s);
 
 /* lua_tokens.c: the process-wide registry of published snapshots. */
 #define LK_TOKEN_SIZE 80
@@ -79,11 +79,13 @@ void lw_push_results(lua_State *L, astar_batch *b, int out,
 /* Packs a finished batch into one string (pushed). */
 void lw_push_packed(lua_State *L, const astar_batch *b);
 
-extern const luaL_Reg ls_snap_methods[];
-extern const luaL_Reg ls_snap_meta[];
-extern const luaL_Reg ls_grid_methods[];   /* grid:snapshot */
-extern const luaL_Reg ls_module_functions[]; /* attach */
+extern const luaL_Reg lsn_snap_methods[];
+extern const luaL_Reg lsn_snap_meta[];
+extern const luaL_Reg lsn_grid_methods[];   /* grid:snapshot */
+extern const luaL_Reg lsn_module_functions[]; /* attach */
 extern const luaL_Reg lw_module_functions[]; /* workers, unpack_paths */
+/* the keys of the read-out options (results, unpack_paths) */
+extern const char *const *const lw_read_keys;
 extern const luaL_Reg lw_pool_methods[];
 extern const luaL_Reg lw_pool_meta[];
 extern const luaL_Reg lw_holder_meta[];

@@ -465,6 +465,8 @@ int lt_unit_option(lua_State *L, int arg, const char *fname, int grid) {
   return id;
 }
 
+const char *const *const lt_unit_keys = unit_keys;
+
 const luaL_Reg lt_grid_methods[] = {
     {"define_terrain", g_define_terrain},
     {"set_terrain", g_set_terrain},

@@ -82,7 +82,7 @@ void lw_read_queries(lua_State *L, int arg, const char *fname,
   size_t nq = n / 4u;
   if (nq > (size_t)(INT_MAX / 8))
     la_error(L, arg, fname, "too many queries (%.0f)", (double)nq);
-  st = astar_batch_new(&h->b, g, q, (uint32_t)(n / 4u), ls_sys_alloc, NULL);
+  st = astar_batch_new(&h->b, g, q, (uint32_t)(n / 4u), lsn_sys_alloc, NULL);
   if (st != ASTAR_OK) la_raise(L, st, fname);
   xy = astar_batch_coords(h->b);
   for (i = 0; i < n; i++) {
@@ -226,6 +226,7 @@ void lw_push_results(lua_State *L, astar_batch *b, int out,
 }
 
 static const char *const read_keys[] = {"paths", NULL};
+const char *const *const lw_read_keys = read_keys;
 
 /* The read-out options at arg (results, unpack_paths): paths or not. */
 static int read_options(lua_State *L, int arg, const char *fname) {
@@ -435,7 +436,7 @@ void lw_open_anchor(lua_State *L) {
 static lpool *to_pool(lua_State *L, int idx) {
   lpool *p = (lpool *)lua_touserdata(L, idx);
   if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
-  luaL_getmetatable(L, POOL_MT);
+  luaL_getmetatable(L, WORKERS_MT);
   if (!lua_rawequal(L, -1, -2)) p = NULL;
   lua_pop(L, 2);
   return p;
@@ -485,12 +486,12 @@ static int l_workers(lua_State *L) {
   memset(p, 0, sizeof *p);
   p->closed = 1;
   p->next_id = 1;
-  luaL_getmetatable(L, POOL_MT);
+  luaL_getmetatable(L, WORKERS_MT);
   lua_setmetatable(L, -2);
   lua_getfield(L, LUA_REGISTRYINDEX, ANCHOR_KEY);
   a = (lw_anchor *)lua_touserdata(L, -1);
   lua_pop(L, 1);
-  st = astar_workers_new(&p->w, n, ls_sys_alloc, NULL);
+  st = astar_workers_new(&p->w, n, lsn_sys_alloc, NULL);
   if (st == ASTAR_ENOMEM) la_raise(L, st, "workers");
   if (st != ASTAR_OK)
     luaL_error(L, "workers: could not start %d threads", n);
@@ -507,7 +508,7 @@ static int l_workers(lua_State *L) {
 /* pool:submit(snapshot, queries [, options]) -> batch id */
 static int w_submit(lua_State *L) {
   lpool *p = check_pool(L, "submit");
-  lsnap *s = ls_check(L, 2, "submit");
+  lsnap *s = lsn_check(L, 2, "submit");
   const astar_grid *g = astar_snapshot_grid(s->snap);
   astar_query q;
   lholder *h;
@@ -519,7 +520,7 @@ static int w_submit(lua_State *L) {
   lq_batch_options(L, 4, "submit", g, 2, &q);
   la_table(L, 3, "submit", "queries");
   lw_read_queries(L, 3, "submit", g, &q, h);
-  (void)ls_core(L, s, "submit"); /* Lua code may have closed it */
+  (void)lsn_core(L, s, "submit"); /* Lua code may have closed it */
   if (p->closed) luaL_error(L, "submit: the worker pool is closed");
   if (p->npend == p->cap) {
     size_t cap = p->cap ? p->cap * 2u : 8u;

@@ -4,8 +4,9 @@
  * A copy holds what a search reads and nothing else: the base layer
  * (costs, move masks, passability and its column-major copy for JPS),
  * the heights, the zone labels, and per listed unit class its table and
- * its own baked layers.  Terrain classes are left out (they are baked
- * into the unit layers already) and so is the zone repair scratch (a
+ * its own baked layers, and the links.  Clearance and the layers of big
+ * units are left out (one-tile units only); so are terrain classes
+ * (baked into the unit layers already) and the zone repair scratch (a
  * snapshot is never edited).  The copy is an astar_grid like any other,
  * so every engine searches it unchanged, through a const pointer.
  *
@@ -103,6 +104,7 @@ static void copy_unit(astar_grid *G, const astar_grid *g, int k, int *ok) {
   u->passable = NULL;
   u->passable_t = NULL;
   memset(&u->zones, 0, sizeof u->zones);
+  memset(&u->clear, 0, sizeof u->clear); /* one-tile units only */
   G->units[k] = u;
   if (!u->own) return;
   G->units_own++;
@@ -133,6 +135,17 @@ static int copy_grid(astar_grid *G, const astar_grid *g, const int *units,
   G->units_own = 0;
   memset(&G->zones, 0, sizeof G->zones);
   G->zscratch = NULL;
+  /* clearance and the big units' layers are not copied (a snapshot
+   * searches one-tile units: the binding refuses size > 1) */
+  memset(&G->clear, 0, sizeof G->clear);
+  G->links = NULL;
+  G->link_bits = NULL;
+  G->nlinks = G->links_cap = 0;
+  if (g->nlinks > 0) { /* links are searched like the grid's */
+    G->links = dup(G, g->links, g->nlinks, sizeof(astar_link), &ok);
+    if (G->links != NULL) G->nlinks = G->links_cap = g->nlinks;
+    G->link_bits = dup(G, g->link_bits, words, sizeof(uint64_t), &ok);
+  }
   G->cost = dup(G, g->cost, g->ntiles, sizeof(float), &ok);
   G->moves = dup(G, g->moves, g->ntiles, 1, &ok);
   G->passable = dup(G, g->passable, words, sizeof(uint64_t), &ok);

@@ -105,6 +105,7 @@ int astar_grid_set_height(astar_grid *g, int32_t x, int32_t y,
       astar__refresh_moves(g, u, x, y, x + 2, y + 2);
       astar__zones_changed(g, &u->zones, u->moves,
                            u->passable, 1, x, y, ASTAR__ZONES_MOVES);
+      astar__clearance_stale(&u->clear); /* its sized masks, wholesale */
     }
   }
   return ASTAR_OK;
@@ -160,6 +161,7 @@ int astar_unit_define(astar_grid *g, int unit, const float *table,
   if (!own && u->own) {
     g->units_own--;
     astar__free_own(g, u);
+    astar__clearance_release(g, &u->clear);
   }
   u->own = own;
   u->stale = 1;
@@ -227,13 +229,18 @@ void astar__units_tile_changed(astar_grid *g, int32_t x, int32_t y,
     astar__zones_changed(g, &u->zones, u->moves, u->passable,
                          astar__height_limited(u), x, y,
                          open ? ASTAR__ZONES_OPENED : ASTAR__ZONES_CLOSED);
+    astar__clearance_changed(g, &u->clear, u->passable, u->moves,
+                             astar__height_limited(u), x, y);
   }
 }
 
 void astar__units_stale(astar_grid *g) {
   int k;
   for (k = 0; k < ASTAR_MAX_UNITS; k++)
-    if (g->units[k] != NULL) g->units[k]->stale = 1;
+    if (g->units[k] != NULL) {
+      g->units[k]->stale = 1;
+      astar__clearance_stale(&g->units[k]->clear);
+    }
 }
 
 void astar__units_release(astar_grid *g) {
@@ -242,6 +249,7 @@ void astar__units_release(astar_grid *g) {
     astar_unit *u = g->units[k];
     if (u == NULL) continue;
     astar__free_own(g, u);
+    astar__clearance_release(g, &u->clear);
     astar__free(g, u, 1, sizeof *u);
     g->units[k] = NULL;
   }
@@ -262,6 +270,7 @@ size_t astar__units_memory(const astar_grid *g) {
     if (u == NULL) continue;
     total += sizeof *u;
     total += astar__zones_memory(g, &u->zones);
+    total += astar__clearance_memory(g, &u->clear);
     if (u->cost != NULL)
       total += (size_t)g->ntiles * (sizeof(float) + 1) +
                n_words(g) * sizeof(uint64_t);

@@ -409,6 +409,14 @@ void astar__zones_changed(astar_grid *g, astar_zones *z, const uint8_t *moves,
   links k;
   uint32_t c = astar_index(g, x, y);
   if (z->label == NULL || z->stale) return;
+  /* with links, the local split check (which follows moves only) could
+   * split a region that a link still joins, and an opened link end joins
+   * more than its neighbours: relabel at the next prepare instead */
+  if (g->nlinks != 0 &&
+      (kind != ASTAR__ZONES_OPENED || astar__link_end(g, c))) {
+    z->stale = 1;
+    return;
+  }
   k.moves = moves;
   k.passable = passable;
   k.offset = g->offset;
@@ -450,6 +458,14 @@ int astar__zones_label(astar_grid *g, astar_zones *z, const uint8_t *moves,
   k.oneway = oneway;
   st = queue != NULL ? label_all(g, z, &k, queue) : ASTAR_ENOMEM;
   astar__free(g, queue, g->ntiles, sizeof(uint32_t));
+  if (st == ASTAR_OK) { /* links join the regions of their ends */
+    size_t i;
+    for (i = 0; i < g->nlinks; i++) {
+      uint32_t a = g->links[i].from, b = g->links[i].to;
+      if (astar__bit(passable, a) && astar__bit(passable, b))
+        unite(z, z->label[a], z->label[b]);
+    }
+  }
   if (st != ASTAR_OK) astar__zones_release(g, z); /* all or nothing */
   return st;
 }
@@ -470,10 +486,11 @@ static int ready(const astar_grid *g, int unit, const astar_zones **out) {
   return ASTAR_OK;
 }
 
-static uint32_t zone_at(const astar_zones *z, uint32_t i) {
+uint32_t astar__zone_at(const astar_zones *z, uint32_t i) {
   uint32_t s = z->label[i];
   return s == 0 ? 0 : zroot(z, s);
 }
+#define zone_at astar__zone_at
 
 int astar_zone_of(const astar_grid *g, int unit, int32_t x, int32_t y,
                   uint32_t *zone) {

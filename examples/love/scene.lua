@@ -37,14 +37,11 @@ scene.ALGORITHMS = {
 scene.HEURISTICS = { "default", "octile", "manhattan", "chebyshev", "euclidean",
                      "zero" }
 scene.DIAGONALS = { "no_corner_cut", "one_free", "always", "never" }
-
-local function read_file(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
-  local text = f:read("*a")
-  f:close()
-  return text
-end
+-- Unit sizes (an s x s unit: the path is its top-left tile's) and path
+-- shapes: the search's own tiles, those smoothed (grid:smooth), or an
+-- any-angle search (Lazy Theta*) instead of the chosen algorithm.
+scene.SIZES = { 1, 2, 3 }
+scene.SHAPES = { "grid", "smoothed", "any-angle" }
 
 -- A new grid of the scene's terrain classes and units, w x h, all grass.
 local function new_grid(w, h, movement)
@@ -73,10 +70,11 @@ function scene.from_text(name, text, start, goal)
   return { name = name, grid = grid, text = text, start = start, goal = goal }
 end
 
--- A MovingAI benchmark map: its open tiles become road (cost 1 for a
--- walker, so costs match the benchmark's), its walls walls.
-function scene.from_movingai(name, path, start, goal)
-  local probe, err = astar.load_movingai(path)
+-- A MovingAI benchmark map (the text of a .map file): its open tiles
+-- become road (cost 1 for a walker, so costs match the benchmark's), its
+-- walls walls.
+function scene.from_movingai(name, text, start, goal)
+  local probe, err = astar.parse_movingai(text)
   if not probe then return nil, err end
   local w, h = probe:size()
   local grid = new_grid(w, h)
@@ -89,14 +87,15 @@ function scene.from_movingai(name, path, start, goal)
   return { name = name, grid = grid, start = start, goal = goal }
 end
 
--- The demo's maps; dir is examples/ (where love/ and maps/ are).
-function scene.load_maps(dir)
+-- The demo's maps; read(name) returns the text of maps/<name> (or nil).
+function scene.load_maps(read)
   local maps = {}
-  local text = assert(read_file(dir .. "/love/maps/valley.txt"))
+  local text = assert(read("valley.txt"))
   maps[1] = scene.from_text("Valley", text, { 2, 30 }, { 49, 5 })
   maps[1].key = "valley"
-  local arena = scene.from_movingai("Arena (Dragon Age: Origins)",
-    dir .. "/maps/arena.map", { 4, 4 }, { 46, 46 })
+  local arena_text = read("arena.map")
+  local arena = arena_text and scene.from_movingai(
+    "Arena (Dragon Age: Origins)", arena_text, { 4, 4 }, { 46, 46 })
   if arena then
     arena.key = "arena"
     maps[#maps + 1] = arena
@@ -105,7 +104,9 @@ function scene.load_maps(dir)
 end
 
 -- One search with everything the demo shows.  q: { algorithm, heuristic,
--- weight, unit, max_nodes }.  Returns a table: path (or nil), cost,
+-- weight, unit, size, shape, max_nodes }.  Returns a table: path (or nil,
+-- waypoints when smoothed or any-angle), tiles (the search's own path
+-- when smoothed), cost,
 -- expanded, generated, reason, explored (the explored table), us (time
 -- per query, when timing is asked for), error (a message when the search
 -- cannot run as asked, as with JPS on mixed costs).
@@ -115,6 +116,10 @@ function scene.search(map, q, explored, timing)
     max_nodes = q.max_nodes, explored = explored, stats = {},
   }
   if q.algorithm == "weighted" then opts.weight = q.weight end
+  if q.size and q.size > 1 then opts.size = q.size end
+  if q.shape == "any-angle" then
+    opts.algorithm, opts.heuristic, opts.weight = "lazy_theta", nil, nil
+  end
   local sx, sy, gx, gy = map.start[1], map.start[2], map.goal[1], map.goal[2]
   local ok, path, cost = pcall(map.grid.find_path, map.grid,
     sx, sy, gx, gy, opts)
@@ -125,6 +130,10 @@ function scene.search(map, q, explored, timing)
   local r = { path = path, expanded = opts.stats.expanded,
               generated = opts.stats.generated, explored = explored }
   if path then r.cost = cost else r.reason = cost end
+  if path and q.shape == "smoothed" then
+    r.tiles = path
+    r.path = map.grid:smooth(path, nil, { unit = q.unit, size = opts.size })
+  end
   if timing then
     opts.explored, opts.stats = nil, nil
     local runs, t0, now = 0, timing(), nil
@@ -135,6 +144,55 @@ function scene.search(map, q, explored, timing)
     until now - t0 > 0.004 or runs >= 2000
     r.us = (now - t0) / runs * 1e6
   end
+  return r
+end
+
+-- Field modes, in the order the demo cycles through them (key f): off;
+-- the field toward the goal G (a heat map with flow arrows); the flee map
+-- of it (units run from G, round corners); the movement range of S (every
+-- tile the unit reaches from S within RANGE).
+scene.FIELD_MODES = { "off", "field", "flee", "range" }
+scene.RANGE = 24
+
+-- The field a mode shows, for the query's unit, rebuilt into the map's
+-- own fields (map.fields: no allocation once warm).  Returns { mode, field, flow (the flow
+-- codes, field:directions()), range (tiles within RANGE, mode range),
+-- low, high (the extreme values, for the colours) }, or nil for "off".
+function scene.field(map, q, mode)
+  if mode == "off" then return nil end
+  map.fields = map.fields or {}
+  local old = map.fields
+  local grid, unit = map.grid, q.unit
+  local r = { mode = mode }
+  if mode == "range" then
+    if not grid:get_cost(map.start[1], map.start[2], unit) then return nil end
+    old.from = grid:field(map.start[1], map.start[2],
+      { unit = unit, direction = "from", max_cost = scene.RANGE }, old.from)
+    r.field = old.from
+    r.range = old.from:within(scene.RANGE, old.range)
+    old.range = r.range
+  else
+    if not grid:get_cost(map.goal[1], map.goal[2], unit) then return nil end
+    old.to = grid:field(map.goal[1], map.goal[2], { unit = unit }, old.to)
+    r.field = old.to
+    if mode == "flee" then
+      old.flee = old.to:flee(-1.2, old.flee)
+      r.field = old.flee
+    end
+  end
+  r.flow = r.field:directions()
+  local w, h = grid:size()
+  local low, high = math.huge, -math.huge
+  for y = 1, h do
+    for x = 1, w do
+      local v = r.field:get(x, y)
+      if v then
+        if v < low then low = v end
+        if v > high then high = v end
+      end
+    end
+  end
+  r.low, r.high = low, high
   return r
 end
 

@@ -142,24 +142,111 @@ local function draw_zones(state, lay)
   end
 end
 
+-- A field as a heat map (near: warm, far: cool), the flow arrows of its
+-- directions() on top, and a movement range as a bright outline.
+local FLOW_DX = { 0, 1, 0, -1, 1, 1, -1, -1 }
+local FLOW_DY = { -1, 0, 1, 0, -1, 1, 1, -1 }
+
+local function draw_field(state, lay)
+  local F, s = state.field, lay.size
+  local f = F.field
+  local w, h = f:size()
+  local span = F.high - F.low
+  if not (span > 0) then span = 1 end
+  for y = 1, h do
+    for x = 1, w do
+      local v = f:get(x, y)
+      if v then
+        local t = (v - F.low) / span
+        love.graphics.setColor(0.95 - 0.75 * t, 0.35 + 0.3 * (1 - math.abs(
+          2 * t - 1)), 0.2 + 0.7 * t, 0.6)
+        love.graphics.rectangle("fill", lay.x + (x - 1) * s,
+          lay.y + (y - 1) * s, s, s)
+      end
+    end
+  end
+  if s >= 6 then
+    love.graphics.setColor(0.05, 0.05, 0.08, 0.75)
+    love.graphics.setLineWidth(1)
+    local flow = F.flow
+    for y = 1, h do
+      for x = 1, w do
+        local code = flow:byte((y - 1) * w + x)
+        if code > 0 then
+          local cx, cy = lay.x + (x - 0.5) * s, lay.y + (y - 0.5) * s
+          local dx, dy = FLOW_DX[code] * s * 0.4, FLOW_DY[code] * s * 0.4
+          love.graphics.line(cx - dx * 0.5, cy - dy * 0.5, cx + dx, cy + dy)
+          love.graphics.circle("fill", cx + dx, cy + dy, math.max(1, s * 0.08))
+        end
+      end
+    end
+  end
+  if F.range then
+    love.graphics.setColor(1, 1, 0.6, 0.9)
+    for i = 1, #F.range, 2 do
+      love.graphics.rectangle("line", lay.x + (F.range[i] - 1) * s + 1,
+        lay.y + (F.range[i + 1] - 1) * s + 1, s - 2, s - 2)
+    end
+  end
+end
+
 local function centre(lay, x, y)
   return lay.x + (x - 0.5) * lay.size, lay.y + (y - 0.5) * lay.size
 end
 
-local function draw_path(path, lay)
+-- size: an s x s unit's path is its top-left tile's; drawn through the
+-- middle of its footprint.
+local function draw_path(path, lay, size, thin)
   if not path or #path < 4 then return end
-  local pts = {}
+  local pts, off = {}, ((size or 1) - 1) / 2
   for i = 1, #path, 2 do
-    local cx, cy = centre(lay, path[i], path[i + 1])
+    local cx, cy = centre(lay, path[i] + off, path[i + 1] + off)
     pts[#pts + 1], pts[#pts + 2] = cx, cy
   end
   love.graphics.setLineJoin("bevel")
+  if thin then -- the search's own tiles under a smoothed path
+    love.graphics.setColor(1, 1, 1, 0.45)
+    love.graphics.setLineWidth(math.max(1, lay.size * 0.1))
+    love.graphics.line(pts)
+    love.graphics.setLineWidth(1)
+    return
+  end
   love.graphics.setColor(0.05, 0.05, 0.08, 0.8)
   love.graphics.setLineWidth(lay.size * 0.45)
   love.graphics.line(pts)
   love.graphics.setColor(1, 1, 1)
   love.graphics.setLineWidth(lay.size * 0.22)
   love.graphics.line(pts)
+  love.graphics.setLineWidth(1)
+end
+
+-- Several paths in their own colours (the README's picture):
+-- list of { path = ..., colour = { r, g, b } }.
+function view.draw_paths(list, lay)
+  love.graphics.setLineJoin("bevel")
+  for _, p in ipairs(list) do
+    local pts = {}
+    for i = 1, #p.path, 2 do
+      local cx, cy = centre(lay, p.path[i], p.path[i + 1])
+      pts[#pts + 1], pts[#pts + 2] = cx, cy
+    end
+    love.graphics.setColor(0.05, 0.05, 0.08, 0.8)
+    love.graphics.setLineWidth(lay.size * 0.4)
+    love.graphics.line(pts)
+    set(p.colour)
+    love.graphics.setLineWidth(lay.size * 0.2)
+    love.graphics.line(pts)
+  end
+  love.graphics.setLineWidth(1)
+end
+
+-- The footprint of an s x s unit whose top-left tile is t.
+local function draw_footprint(lay, t, size, colour)
+  if size <= 1 then return end
+  set(colour)
+  love.graphics.setLineWidth(2)
+  love.graphics.rectangle("line", lay.x + (t[1] - 1) * lay.size,
+    lay.y + (t[2] - 1) * lay.size, size * lay.size, size * lay.size)
   love.graphics.setLineWidth(1)
 end
 
@@ -176,11 +263,35 @@ local function draw_marker(lay, tile, colour, letter)
     2 * r, "center")
 end
 
+-- Crowd mode: each unit a dot, yellow while it walks a partial path,
+-- grey while it waits for its first one, white on its final path.
+local function draw_crowd(c, lay)
+  local r = math.max(2, lay.size * 0.35)
+  for _, u in ipairs(c.units) do
+    local cx, cy = centre(lay, u.px, u.py)
+    if u.partial then
+      love.graphics.setColor(1.0, 0.85, 0.2)
+    elseif u.path then
+      love.graphics.setColor(1, 1, 1)
+    else
+      love.graphics.setColor(0.6, 0.6, 0.65)
+    end
+    love.graphics.circle("fill", cx, cy, r)
+  end
+end
+
 function view.draw_map(state, lay)
   love.graphics.clear(BACKGROUND)
   love.graphics.setColor(1, 1, 1)
   love.graphics.draw(state.canvas, lay.x, lay.y)
+  if state.crowd then
+    draw_crowd(state.crowd, lay)
+    draw_marker(lay, state.crowd.goal or state.map.goal,
+      { 0.90, 0.25, 0.25 }, "G")
+    return
+  end
   if state.show_zones then draw_zones(state, lay) end
+  if state.field then draw_field(state, lay) end
   local r = state.result
   if state.show_explored and r.explored then
     set(CLOSED)
@@ -188,7 +299,13 @@ function view.draw_map(state, lay)
     set(OPEN)
     fill_tiles(r.explored.open or {}, lay, math.floor(lay.size * 0.3))
   end
-  draw_path(r.path, lay)
+  local size = state.query.size or 1
+  if not state.field then
+    draw_path(r.tiles, lay, size, true)
+    draw_path(r.path, lay, size)
+  end
+  draw_footprint(lay, state.map.start, size, { 0.20, 0.75, 0.35 })
+  draw_footprint(lay, state.map.goal, size, { 0.90, 0.25, 0.25 })
   draw_marker(lay, state.map.start, { 0.20, 0.75, 0.35 }, "S")
   draw_marker(lay, state.map.goal, { 0.90, 0.25, 0.25 }, "G")
 end
@@ -227,12 +344,21 @@ function view.draw_panel(state)
   lines[#lines + 1] = line("diagonals  " .. state.diagonals)
   lines[#lines + 1] = line("unit  " .. q.unit .. (state.show_zones
     and ("    zones  %d"):format(state.zone_count or 0) or ""))
+  lines[#lines + 1] = line("size  " .. (q.size or 1) .. "    path  "
+    .. (q.shape or "grid"))
+  if state.field then
+    local F = state.field
+    local words = { field = "field to G", flee = "flee map from G",
+                    range = ("range of S within %g"):format(scene.RANGE) }
+    lines[#lines + 1] = line(("%s  %d tiles"):format(words[F.mode],
+      F.field:count()))
+  end
   lines[#lines + 1] = line("")
   if r.error then
     lines[#lines + 1] = line(r.error, WARN, "small")
   elseif r.path then
-    lines[#lines + 1] = line(("cost  %.2f   (%d tiles)"):format(r.cost,
-      #r.path / 2))
+    lines[#lines + 1] = line(("cost  %.2f   (%d %s)"):format(r.cost,
+      #r.path / 2, (q.shape or "grid") == "grid" and "tiles" or "waypoints"))
   else
     lines[#lines + 1] = line("no path: " .. tostring(r.reason), WARN)
   end
@@ -244,6 +370,20 @@ function view.draw_panel(state)
     end
   end
   if state.anim then lines[#lines + 1] = line("animating...", DIM) end
+  if state.crowd then
+    local c = state.crowd
+    local served, arrived = c:progress()
+    local p50, p99, max = c:percentiles()
+    lines[#lines + 1] = line("")
+    lines[#lines + 1] = line(("crowd: %d units, %g ms of search a frame")
+      :format(#c.units, (c.budget.seconds or 0) * 1e3))
+    lines[#lines + 1] = line(("served %d   arrived %d   frames %d"):format(
+      served, arrived, c.frames))
+    lines[#lines + 1] = line(("update ms  p50 %.2f  p99 %.2f  max %.2f")
+      :format(p50 * 1e3, p99 * 1e3, max * 1e3), DIM, "small")
+    lines[#lines + 1] = line("click: order every unit there;  o: leave",
+      DIM, "small")
+  end
   if r.note then lines[#lines + 1] = line(r.note, DIM, "small") end
   lines[#lines + 1] = line("")
   local y = 18
@@ -289,7 +429,9 @@ function view.draw_brushes(state, x, y)
     "right drag: grass     c: clear",
     "a / tab: algorithm    h: heuristic",
     "d: diagonals   u: unit   [ ]: weight",
-    "e: explored   z: zones   space: animate",
+    "s: unit size   n: path grid/smoothed/any-angle",
+    "e: explored   z: zones   space: animate   o: crowd",
+    "f: field / flee map / movement range",
     "m: next map   r: reset   p: screenshot",
   }
   set(DIM)

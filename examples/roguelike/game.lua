@@ -8,9 +8,14 @@
 ---   print(game.summary(state))                -- one line about the turn
 ---
 --- Every turn the thief takes one step (or waits), then each guard in turn
---- grabs the thief if it can step onto its tile, or else takes the first
---- step of its own path toward it (grid:next_step). The thief wins on
---- reaching a getaway spot (>), the guards when one of them grabs it.
+--- grabs the thief if it can step onto its tile, or else steps down one
+--- field toward it: all guards share one distance field (grid:field), built
+--- once a turn, and each takes field:next_step with a seed of its own. A
+--- guard the thief is out of reach of (the thief swims the moat) goes as
+--- near as it can (grid:next_step with closest). While the thief's lamp
+--- burns, the guards flee its glare along a flee map (field:flee). The
+--- thief wins on reaching a getaway spot (>), the guards when one of them
+--- grabs it.
 local astar = require("astar")
 local level = require("roguelike.level")
 
@@ -31,11 +36,15 @@ local CROWD = 8
 local DANGER = { [0] = false, [1] = false, [2] = 12, [3] = 4 }
 local DANGER_RADIUS = 3
 
+-- Turns the lamp burns once the thief picks it up.
+local LAMP_TURNS = 6
+
 -- What a guard did in its last act (guard.mode), for the status lines.
 local MODE_WORDS = {
   chase = "chases the thief",
   closest = "cannot reach the thief, goes as near as it can",
   catch = "grabs the thief!",
+  flee = "flees the lamp's glare",
 }
 
 ---------------------------------------------------------------------------
@@ -79,6 +88,8 @@ local function read_markers(state, text)
         state.loot_total = state.loot_total + 1
       elseif char == ">" then
         state.exits[tile_key(state, x, y)] = true
+      elseif char == "*" then
+        state.lamps[tile_key(state, x, y)] = true
       elseif char:match("%u") then
         table.insert(state.guards, { name = char, x = x, y = y })
       end
@@ -99,7 +110,7 @@ function game.new(opts)
     grid = grid, width = grid:width(), height = grid:height(),
     seed = opts.seed or 1, turn = 0,
     guards = {}, loot = {}, loot_total = 0, loot_taken = 0, exits = {},
-    events = {},
+    lamps = {}, lamp = 0, events = {},
   }
   read_markers(state, text)
   return state
@@ -161,10 +172,38 @@ local function enter_tile(state, x, y)
     state.loot_taken = state.loot_taken + 1
     say(state, ("loot %d/%d"):format(state.loot_taken, state.loot_total))
   end
+  if state.lamps[key] then
+    state.lamps[key] = nil
+    state.lamp = LAMP_TURNS
+    say(state, "the thief lights a lamp")
+  end
   if state.exits[key] then
     state.over = "escaped"
     say(state, "the thief escapes")
   end
+end
+
+-- The guards' shared field toward the thief, rebuilt every turn into the
+-- same field (no allocation): every guard's tile costs CROWD more, so
+-- guards walk around colleagues. Nil when guards cannot stand on the
+-- thief's tile (the moat). With the lamp lit, the flee map of it.
+local function guard_fields(state)
+  local thief = state.thief
+  if not state.grid:get_cost(thief.x, thief.y, "guard") then return nil end
+  state.chase_options = state.chase_options or {
+    unit = "guard",
+    tile_cost = function(x, y, cost)
+      if guard_at(state, x, y) then return cost + CROWD end
+      return cost
+    end,
+  }
+  state.chase = state.grid:field(thief.x, thief.y, state.chase_options,
+    state.chase)
+  if state.lamp > 0 then
+    state.flee = state.chase:flee(-1.2, state.flee)
+    return state.chase, state.flee
+  end
+  return state.chase
 end
 
 -- Query options for a guard's step: random ties from its own seed, the
@@ -186,16 +225,28 @@ end
 -- nearest tile it can reach (next_step then always has a step, maybe its
 -- own tile). `guard.mode` says which; `guard.reason` is next_step's 4th
 -- value, the reason it fell back to the closest tile.
-local function guard_act(state, guard, index)
+local function guard_act(state, guard, index, chase, flee)
   local thief = state.thief
+  local x, y, reason
+  if flee then -- the lamp: away from the thief, never toward it
+    guard.mode, guard.reason = "flee", nil
+    x, y = flee:next_step(guard.x, guard.y, actor_seed(state, index))
+    if x and not guard_at(state, x, y, guard) then guard.x, guard.y = x, y end
+    return
+  end
   if can_step(state, "guard", guard.x, guard.y, thief.x, thief.y) then
     guard.mode, guard.reason = "catch", nil
     state.over = "caught"
     say(state, guard.name .. " grabs the thief")
     return
   end
-  local x, y, _, reason = state.grid:next_step(guard.x, guard.y,
-    thief.x, thief.y, chase_options(state, guard, index))
+  if chase and chase:get(guard.x, guard.y) then
+    x, y = chase:next_step(guard.x, guard.y, actor_seed(state, index))
+    x, y = x or guard.x, y or guard.y
+  else
+    x, y, _, reason = state.grid:next_step(guard.x, guard.y,
+      thief.x, thief.y, chase_options(state, guard, index))
+  end
   guard.mode, guard.reason = reason and "closest" or "chase", reason
   if not guard_at(state, x, y, guard) then
     guard.x, guard.y = x, y
@@ -218,9 +269,15 @@ function game.turn(state, dx, dy)
   state.turn = state.turn + 1
   state.events = {}
   enter_tile(state, x, y)
+  local chase, flee
+  if not state.over then chase, flee = guard_fields(state) end
   for index, guard in ipairs(state.guards) do
     if state.over then break end
-    guard_act(state, guard, index)
+    guard_act(state, guard, index, chase, flee)
+  end
+  if state.lamp > 0 then
+    state.lamp = state.lamp - 1
+    if state.lamp == 0 then say(state, "the lamp goes out") end
   end
   if state.over == "caught" then state.caught_turn = state.turn end
   return true
@@ -294,7 +351,7 @@ local function step_toward(state, danger, targets, closest)
   })
 end
 
---- The demo thief's move, (dx, dy): toward the nearest loot until a guard
+--- The demo thief's move, (dx, dy): toward the nearest loot (or lamp) until a guard
 --- comes within 3 tiles or no safe path to loot is left; from then on
 --- (state.fleeing) toward the nearest getaway spot, or as near as it can
 --- get. Always a legal move for game.turn.
@@ -305,7 +362,10 @@ function game.plan_thief(state)
   end
   local x, y
   if not state.fleeing then
-    x, y = step_toward(state, danger, state.loot, false)
+    local wanted = {} -- the loot, and a lamp to light on the way
+    for key in pairs(state.loot) do wanted[key] = true end
+    for key in pairs(state.lamps) do wanted[key] = true end
+    x, y = step_toward(state, danger, wanted, false)
     state.fleeing = not x
   end
   if not x then x, y = step_toward(state, danger, state.exits, true) end
@@ -322,12 +382,14 @@ local LOOKS = {
   caught = { glyph = "@", color = "1;37;41" },
   loot = { glyph = "$", color = "1;33" },
   exit = { glyph = ">", color = "1;37" },
+  lamp = { glyph = "*", color = "1;33" },
 }
 for _, terrain in ipairs(level.terrains) do LOOKS[terrain.name] = terrain end
 LOOKS[level.broken.name] = level.broken
 
 -- Guards are red while they can reach the thief, blue while they cannot.
-local GUARD_COLORS = { chase = "1;31", catch = "1;31", closest = "1;34" }
+local GUARD_COLORS = { chase = "1;31", catch = "1;31", closest = "1;34",
+                       flee = "1;33" }
 
 -- Glyph and colour of tile (x, y): units, then items, then the ground.
 local function look(state, x, y)
@@ -340,6 +402,7 @@ local function look(state, x, y)
     return { glyph = guard.name, color = GUARD_COLORS[guard.mode or "chase"] }
   end
   if state.loot[key] then return LOOKS.loot end
+  if state.lamps[key] then return LOOKS.lamp end
   if state.exits[key] then return LOOKS.exit end
   if state.grid:is_blocked(x, y) then return level.wall end
   return LOOKS[state.grid:get_terrain(x, y)]
@@ -356,6 +419,9 @@ end
 local function status_lines(state)
   local head = ("turn %d   loot %d/%d"):format(state.turn, state.loot_taken,
     state.loot_total)
+  if state.lamp > 0 then
+    head = head .. ("   lamp lit (%d)"):format(state.lamp)
+  end
   if #state.events > 0 then
     head = head .. "   " .. table.concat(state.events, ", ")
   end

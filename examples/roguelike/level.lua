@@ -5,7 +5,9 @@ local level = {}
 -- The estate. A moat (~) rings the garden, where bushes (&) grow and
 -- flagstones (.) lead to the front door; the house has five rooms, doors
 -- (+), windows (=) and tables (n). Markers: @ the thief (on grass), A-D the
--- guards (on floor), $ loot, > the getaway spots on the far bank.
+-- guards (on floor), $ loot, * a lamp (on floor: the thief lights it and
+-- the guards flee its glare for a few turns), > the getaway spots on the
+-- far bank.
 level.map = [[
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 ~~,,,&&,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,&&&,,,~~
@@ -16,7 +18,7 @@ level.map = [[
 ~~,,,,,,,#..nn....#...........#..n..A..#,,,,,,,,,,~~
 ~~,,&&,,,###+######....nnn....####+#####,,,,,,,,,,~~
 ~~,,&&,,,#........+....nnn....+.D......=,,,,,,,,,,~~
-~~,@,,,,,=........#...........#........#,,,&&,,,,,~~
+~~,@,,,,,=....*...#...........#........#,,,&&,,,,,~~
 ~~,,,,,,,#....$...#...........#....B...#,,,&&,,,,,~~
 ~~,,,,,,,####=#########+#########=######,,,,,,,,,,~~
 ~~,,,&&&,,,,,,,,,,,,,,,.,,,,,,.C.,,,,,,,,,,,&&,,,,~~
@@ -45,7 +47,8 @@ level.wall = { glyph = "#", color = "37" }
 
 -- The terrain under each marker; the game reads what the markers stand
 -- for (@ the thief, $ loot, > a getaway spot, a capital letter a guard).
-level.markers = { ["@"] = "grass", ["$"] = "floor", [">"] = "grass" }
+level.markers = { ["@"] = "grass", ["$"] = "floor", [">"] = "grass",
+                  ["*"] = "floor" }
 for code = ("A"):byte(), ("Z"):byte() do
   level.markers[string.char(code)] = "floor"   -- a guard
 end

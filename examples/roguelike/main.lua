@@ -36,9 +36,11 @@ usage: main.lua [--demo N] [--seed S] [--color | --no-color]
 
 local HELP = [[
 Steal the loot ($) and swim the moat (~) to a getaway spot (>).
+A lamp (*) makes the guards flee its glare for a few turns.
 Guards (A, B, ...) grab you when they can step onto your tile.
 Windows (=) and tables (n) are cheap for you to climb, dear for guards;
-guards cannot swim. Red guards chase you, blue ones cannot reach you.
+guards cannot swim. Red guards chase you, blue ones cannot reach you,
+yellow ones flee your lamp.
 Keys, one or more per line, then Enter:
   y k u    q w e
   h . l    a . d     (. waits)

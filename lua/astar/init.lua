@@ -18,6 +18,12 @@ for name, fn in pairs(core) do
   astar[name] = fn
 end
 
+--- Flow-field codes (field:directions()): code 0 is "stay" (a goal, or no
+-- value), 1..8 the directions N E S W NE SE SW NW.  x + FLOW_DX[code],
+-- y + FLOW_DY[code] is the tile a unit moves to.
+astar.FLOW_DX = { [0] = 0, 0, 1, 0, -1, 1, 1, -1, -1 }
+astar.FLOW_DY = { [0] = 0, -1, 0, 1, 0, -1, 1, 1, -1 }
+
 local function read_file(path)
   local f, err = io.open(path, "rb")
   if not f then return nil, err end
@@ -35,14 +41,22 @@ astar.hex = require("astar.hex")
 -- caller's "file:line: " in front, like the binding's messages).
 local describe = astar.hex._describe
 
+-- walking paths: astar.steps, path_length, reverse, points
+local path = require("astar.path")
+path._set_describe(describe)
+astar.steps = path.steps
+astar.path_length = path.path_length
+astar.reverse = path.reverse
+astar.points = path.points
+
 local function raise(n, fname, what)
   error(("bad argument #%d to '%s' (%s)"):format(n, fname, what), 3)
 end
 
 --- Loads a MovingAI `.map` file into a grid.
 ---@param path string
----@param options? table same options as astar.new
----@return userdata|nil grid, string? message
+---@param options? astar.GridOptions same options as astar.new
+---@return astar.Grid|nil grid, string? message
 function astar.load_movingai(path, options)
   if type(path) ~= "string" then
     raise(1, "load_movingai", "path must be a string, got " .. describe(path))
@@ -68,7 +82,7 @@ astar.read_scenarios = movingai.read_scenarios
 
 --- Draws a grid as text with a path on it: `S` start, `G` goal, `*` the
 --- tiles between (the rest as in tostring(grid)).
----@param grid userdata
+---@param grid astar.Grid
 ---@param path? table flat {x1, y1, ..., xn, yn}
 ---@return string
 function astar.render(grid, path)

@@ -4,7 +4,8 @@
 #   make close-check  a state closed inside a grid method frees everything
 #   make gcstress   busted suite (minus #slow) with an aggressive collector,
 #                   Lua 5.4 and LuaJIT; TAP in build/results/gcstress*.tap
-#   make lint       cppcheck and clang-tidy on src/, warnings are errors
+#   make lint       cppcheck and clang-tidy on src/, warnings are errors;
+#                   the layers, the rockspec's sources, library/ vs the module
 # Included from the top Makefile, so paths are relative to the repo root.
 
 OOM_CFLAGS := $(WARN) -O1 -g -I$(INC_5.4)
@@ -106,7 +107,12 @@ lint-sources:
 	  echo "Makefile: $$make" | tr '\n' ' '; echo; exit 1; fi; \
 	echo "lint: the rockspec builds the Makefile's $$(echo "$$make" | wc -l) sources"
 
-lint: lint-sources
+# The editor definitions (library/, LuaLS ---@meta) name exactly what the
+# module exports: functions, methods of every type, option keys.
+check-library: build/5.4/astar/core.so
+	lua5.4 scripts/check-library
+
+lint: lint-sources check-library
 	lua5.4 scripts/check-layers src
 	$(CPPCHECK) -q --std=c99 --enable=warning,style,performance,portability \
 	  --error-exitcode=1 --inline-suppr --force --library=lua \
@@ -119,7 +125,7 @@ lint: lint-sources
 	done; exit $$status
 	@echo "lint: cppcheck and clang-tidy clean"
 
-.PHONY: lint lint-sources
+.PHONY: lint lint-sources check-library
 
 # Threads (issue 16): spec/c/threads_host.c runs spec/c/threads_stress.lua
 # in several Lua states on several threads at once (snapshots, tokens,

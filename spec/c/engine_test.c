@@ -495,12 +495,87 @@ static void check_untouched(void) {
   astar_grid_release(&g);
 }
 
+/* ---- the best path so far (astar_search_partial) ---- */
+
+/* Walks the trail t of s: every step to a neighbour, passable, ending at
+ * the start; returns the tiles walked (0 on a bad step). */
+static uint32_t walk_trail(const astar_search *s, const astar_grid *g,
+                           astar_trail t, uint32_t start) {
+  uint32_t n = 1, prev = t.node;
+  while (astar_trail_prev(s, &t)) {
+    int32_t x1, y1, x2, y2;
+    astar_xy(g, prev, &x1, &y1);
+    astar_xy(g, t.node, &x2, &y2);
+    if (abs(x1 - x2) > 1 || abs(y1 - y2) > 1 || (x1 == x2 && y1 == y2) ||
+        astar_grid_is_blocked(g, x2, y2) || n > g->ntiles)
+      return 0;
+    prev = t.node;
+    n++;
+  }
+  return prev == start ? n : 0;
+}
+
+/* A* and JPS in slices of 3 on a walled map, the best path walked after
+ * every slice: legal, as long as the result says, and the search ends
+ * exactly as an uninterrupted one. */
+static void check_partial(void) {
+  astar_grid g;
+  astar_search s, w;
+  astar_query q;
+  int32_t x, y;
+  int algo, bad = 0, walks = 0, same_end = 1;
+  astar_grid_zero(&g);
+  astar_grid_init(&g, 48, 40, test_alloc, NULL);
+  astar_search_init(&s, test_alloc, NULL);
+  astar_search_init(&w, test_alloc, NULL);
+  for (y = 0; y < 40; y++)
+    for (x = 0; x < 48; x++)
+      if ((x % 8 == 4 && y % 12 != 6) || (y == 20 && x > 10 && x < 40))
+        astar_grid_set_blocked(&g, x, y, 1);
+  astar_grid_prepare(&g, 0, ASTAR_PREPARE_ZONES);
+  for (algo = 0; algo < 2; algo++) {
+    astar_result r;
+    answer a, b;
+    astar_result pr;
+    astar_trail t;
+    int st;
+    astar_query_defaults(&q);
+    q.sx = 1;
+    q.sy = 1;
+    q.gx = 46;
+    q.gy = 38;
+    q.algorithm = algo == 0 ? ASTAR_ALGO_ASTAR : ASTAR_ALGO_JPS;
+    st = astar_search_begin(&s, &g, &q, &r);
+    if (astar_search_partial(&s, &t, &pr)) bad++; /* nothing expanded */
+    while (st == ASTAR_OK && r.outcome == ASTAR_RUNNING) {
+      st = astar_search_step(&s, &g, 3, &r);
+      if (astar_search_partial(&s, &t, &pr)) {
+        uint32_t n = walk_trail(&s, &g, t, astar_index(&g, 1, 1));
+        walks++;
+        if (n == 0 || n != pr.length) bad++;
+      }
+    }
+    take(&a, &s, st, &r);
+    whole(&w, &g, &q, &b);
+    if (!same(&a, &b) || a.outcome != ASTAR_FOUND) same_end = 0;
+    drop(&a);
+    drop(&b);
+  }
+  ok(bad == 0 && walks > 20, "%s",
+     "partial paths of A* and JPS slices walk back to the start legally");
+  ok(same_end, "%s", "... and walking them leaves the search's end as is");
+  astar_search_release(&s);
+  astar_search_release(&w);
+  astar_grid_release(&g);
+}
+
 int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : "../shared/maps";
   DIR *d = opendir(dir);
   char *names[64];
   int n = 0, k;
   check_untouched();
+  check_partial();
   if (d == NULL) {
     if (getenv("ASTAR_REQUIRE_MAPS") != NULL) {
       ok(0, "%s: the MovingAI maps are required here", dir);

@@ -374,6 +374,39 @@ part("ida and bidirectional", function()
   remember("ida and bidirectional", g, 1, 1, 60, 60)
 end)
 
+part("queries and the pathfinder", function()
+  local g = track(astar.new(40, 30))
+  g:fill_rect(20, 1, 1, 25, false)
+  local q = g:query(1, 1, 40, 30, { algorithm = "astar",
+    tile_cost = function(_, _, c) return c end })
+  while q:step(50) == "running" do
+    local part_path = q:partial()
+    if part_path and #part_path < 2 then fail("query: partial") end
+  end
+  local p = q:result({})
+  if not p then fail("query: no path") end
+  q:close()
+  local pf = astar.pathfinder(g, { searches = 2, slice = 30 })
+  for i = 1, 6 do
+    if not pf:request(1, i, 40, 30 - i, { algorithm = "astar" }, i % 4) then
+      fail("pathfinder: full")
+    end
+  end
+  while pf:pending() > 0 do
+    pf:update({ nodes = 200 })
+    pf:partial(6)
+  end
+  local n = 0
+  for _, status in pf:done() do
+    if status ~= "found" then fail("pathfinder: " .. status) end
+    n = n + 1
+  end
+  if n ~= 4 then fail("pathfinder: " .. n .. " done, expected 4") end
+  pf:stats()
+  pf:close()
+  remember("queries", g, 1, 1, 40, 30)
+end)
+
 part("hex", function()
   local m = astar.hex.map("odd-q", 12, 9)
   local g = track(m:new_grid({ cost = 2 }))

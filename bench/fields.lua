@@ -1,0 +1,130 @@
+-- Fields: what a Dijkstra map costs, through Lua, against the issue's
+-- targets (issue 14).  A 512 x 512 map with 20% random walls (seeded), one
+-- goal near the middle:
+--   build, default costs (8-way, 1 and sqrt 2: the heap)     target <= 15 ms
+--   build, uniform steps (8-way, diagonal 1: breadth-first) target <=  6 ms
+--   build, 4-way (breadth-first), and reused (no allocation)
+--   flee() of the default field                             target <= 2 builds
+--   f:next_step(x, y)                                       target <= 60 ns (LuaJIT)
+--   1,000 units stepped by one f:steps call                  target <= 40 us
+--   memory: bytes per tile of the values (4) and of the rest
+-- Everything in one process, the variants interleaved round by round; the
+-- figure is the median of the rounds (CPU time).  Figures, never pass/fail.
+--
+--   lua5.4 bench/fields.lua [--rounds N] [--size N]
+--   luajit bench/fields.lua ...
+
+local script = (arg and arg[0]) or "bench/fields.lua"
+local root = script:match("^(.-)bench[/\\][^/\\]*$") or ""
+local ver = jit and "jit" or (_VERSION:match("(%d+%.%d+)") or "?")
+package.path = root .. "lua/?.lua;" .. root .. "lua/?/init.lua"
+package.cpath = root .. "build/" .. ver .. "/?.so"
+
+local ok, astar = pcall(require, "astar")
+if not ok then
+  io.stderr:write("fields.lua: cannot load astar: run `make` first\n", astar)
+  os.exit(2)
+end
+
+local rounds, size = 15, 512
+local i = 1
+while arg and arg[i] do
+  if arg[i] == "--rounds" then rounds = tonumber(arg[i + 1]); i = i + 2
+  elseif arg[i] == "--size" then size = tonumber(arg[i + 1]); i = i + 2
+  else io.stderr:write("fields.lua: unknown argument ", arg[i], "\n"); os.exit(2)
+  end
+end
+
+-- the same walls on every runtime (Park-Miller)
+local state = 12345
+local function rand()
+  state = (state * 16807) % 2147483647
+  return state / 2147483647
+end
+local costs = {}
+for k = 1, size * size do costs[k] = rand() >= 0.2 and 1 or false end
+local gx, gy = size / 2, size / 2
+costs[(gy - 1) * size + gx] = 1
+
+local function grid(movement)
+  local g = astar.new(size, size, movement)
+  g:load(costs)
+  return g
+end
+local octile = grid()
+local chebyshev = grid({ diagonal = 1 })
+local four = grid({ diagonals = "never" })
+
+local clock = os.clock
+local function median(t)
+  table.sort(t)
+  return t[math.floor((#t + 1) / 2)]
+end
+
+-- warm every grid (prepare) and every field once
+local f_oct = octile:field(gx, gy)
+local f_cheb = chebyshev:field(gx, gy)
+local f_four = four:field(gx, gy)
+local reused = octile:field(gx, gy)
+local fled = f_oct:flee()
+
+-- units on tiles with a value
+local units, out = {}, {}
+do
+  local n = 0
+  while n < 1000 do
+    local x, y = math.floor(rand() * size) + 1, math.floor(rand() * size) + 1
+    if f_oct:get(x, y) then
+      units[2 * n + 1], units[2 * n + 2] = x, y
+      n = n + 1
+    end
+  end
+end
+f_oct:steps(units, out)
+
+local t = { oct = {}, cheb = {}, four = {}, reuse = {}, flee = {}, fleer = {},
+            steps = {}, next = {} }
+local NEXT = 200000
+for _ = 1, rounds do
+  local c = clock(); local f = octile:field(gx, gy); t.oct[#t.oct + 1] = clock() - c
+  f:close()
+  c = clock(); f = chebyshev:field(gx, gy); t.cheb[#t.cheb + 1] = clock() - c
+  f:close()
+  c = clock(); f = four:field(gx, gy); t.four[#t.four + 1] = clock() - c
+  f:close()
+  c = clock(); octile:field(gx, gy, nil, reused); t.reuse[#t.reuse + 1] = clock() - c
+  c = clock(); f = f_oct:flee(); t.flee[#t.flee + 1] = clock() - c
+  f:close()
+  c = clock(); f_oct:flee(-1.2, fled); t.fleer[#t.fleer + 1] = clock() - c
+  c = clock()
+  for _ = 1, 20 do f_oct:steps(units, out) end
+  t.steps[#t.steps + 1] = (clock() - c) / 20
+  local ux, uy = units[1], units[2]
+  c = clock()
+  for _ = 1, NEXT do f_oct:next_step(ux, uy) end
+  t.next[#t.next + 1] = (clock() - c) / NEXT
+end
+
+local function ms(v) return v * 1e3 end
+local runtime = jit and jit.version or _VERSION
+print(("fields on a %d x %d map, 20%% walls, one goal; %s, median of %d " ..
+       "rounds"):format(size, size, runtime, rounds))
+print(("  tiles with a value: %d"):format(f_oct:count()))
+local oct = median(t.oct)
+print(("  build, default costs (heap)        %7.2f ms   target <= 15 ms")
+      :format(ms(oct)))
+print(("  build, uniform 8-way (BFS)         %7.2f ms   target <=  6 ms")
+      :format(ms(median(t.cheb))))
+print(("  build, 4-way (BFS)                 %7.2f ms"):format(ms(median(t.four))))
+print(("  build, default costs, reused       %7.2f ms"):format(ms(median(t.reuse))))
+print(("  flee(), new field                  %7.2f ms   = %.2f builds   " ..
+       "target <= 2"):format(ms(median(t.flee)), median(t.flee) / oct))
+print(("  flee(), reused                     %7.2f ms   = %.2f builds")
+      :format(ms(median(t.fleer)), median(t.fleer) / oct))
+print(("  f:next_step(x, y)                  %7.1f ns   target <= 60 ns " ..
+       "(LuaJIT)"):format(median(t.next) * 1e9))
+print(("  f:steps, 1,000 units               %7.1f us   target <= 40 us")
+      :format(median(t.steps) * 1e6))
+local tiles = (size + 2) * (size + 2)
+print(("  memory: %.2f bytes per tile in all (values 4, order 4, stamps 4, " ..
+       "heap positions 4, the heap)"):format(f_oct:memory() / tiles))

@@ -1,0 +1,325 @@
+-- Clearance and large units (docs/api.md, "Large units"), against brute
+-- force written here in plain Lua:
+--  * grid:clearance(x, y [, unit]) equals the side of the largest square
+--    of enterable tiles anchored there, computed square by square, after
+--    every one of thousands of random edits;
+--  * find_path with size = 2, 3, 4 costs what a Dijkstra over footprints
+--    costs (a state is the top-left tile of an s x s square that lies on
+--    tiles the unit can enter; a diagonal step obeys the grid's rule on
+--    the two orthogonal footprints; a step costs what the anchor tile
+--    costs), with unit classes, every diagonal rule, A* and JPS;
+--  * zones with a size agree with it (different zones: no path).
+local astar = require("astar")
+local helpers = require("helpers")
+
+local SQRT2 = math.sqrt(2)
+local RULES = { "no_corner_cut", "one_free", "always", "never" }
+
+local function new_model(rng, w, h)
+  local m = { w = w, h = h, wall = {}, weight = {}, terrain = {} }
+  local density = rng:int(0, 25) / 100
+  for i = 1, w * h do
+    m.wall[i] = rng:chance(density)
+    m.weight[i] = rng:chance(0.7) and 1 or rng:int(1, 3)
+    m.terrain[i] = rng:int(0, 2)
+  end
+  return m
+end
+
+local MULT = { -- unit -> terrain -> multiplier (false: impassable)
+  default = { [0] = 1, 1, 1 },
+  boat = { [0] = 1, false, 2 },
+}
+
+local function build(m, rule)
+  local g = astar.new(m.w, m.h, { diagonals = rule,
+                                  terrains = { "t0", "t1", "t2" } })
+  for y = 1, m.h do
+    for x = 1, m.w do
+      local i = (y - 1) * m.w + x
+      g:set_cost(x, y, m.weight[i])
+      g:set_terrain(x, y, m.terrain[i])
+      if m.wall[i] then g:set_blocked(x, y, true) end
+    end
+  end
+  g:set_unit("boat", { t1 = false, t2 = 2 })
+  return g
+end
+
+-- The unit's cost on tile (x, y), or nil when it cannot enter it.
+local function cost(m, unit, x, y)
+  if x < 1 or y < 1 or x > m.w or y > m.h then return nil end
+  local i = (y - 1) * m.w + x
+  if m.wall[i] then return nil end
+  local k = MULT[unit][m.terrain[i]]
+  if not k then return nil end
+  return m.weight[i] * k
+end
+
+local function fits(m, unit, x, y, s)
+  for dy = 0, s - 1 do
+    for dx = 0, s - 1 do
+      if not cost(m, unit, x + dx, y + dy) then return false end
+    end
+  end
+  return true
+end
+
+local function clearance(m, unit, x, y)
+  local s = 0
+  while s < 255 and fits(m, unit, x, y, s + 1) do s = s + 1 end
+  return s
+end
+
+local DIRS = { { 0, -1 }, { 1, 0 }, { 0, 1 }, { -1, 0 },
+               { 1, -1 }, { 1, 1 }, { -1, 1 }, { -1, -1 } }
+
+-- Dijkstra over footprints: the cheapest cost from (sx, sy) to (gx, gy)
+-- of an s x s unit's top-left tile, or nil.
+local function footprint_dijkstra(m, unit, rule, s, sx, sy, gx, gy)
+  local function ok(x, y) return fits(m, unit, x, y, s) end
+  if not ok(sx, sy) or not ok(gx, gy) then return nil end
+  local dist, done = {}, {}
+  local function key(x, y) return (y - 1) * m.w + x end
+  dist[key(sx, sy)] = 0
+  while true do
+    local best, bx, by
+    for y = 1, m.h do
+      for x = 1, m.w do
+        local d = dist[key(x, y)]
+        if d and not done[key(x, y)] and (not best or d < best) then
+          best, bx, by = d, x, y
+        end
+      end
+    end
+    if not best then return nil end
+    if bx == gx and by == gy then return best end
+    done[key(bx, by)] = true
+    local ndirs = rule == "never" and 4 or 8
+    for d = 1, ndirs do
+      local dx, dy = DIRS[d][1], DIRS[d][2]
+      local nx, ny = bx + dx, by + dy
+      local legal = ok(nx, ny)
+      if legal and d > 4 then
+        local a, b = ok(bx + dx, by), ok(bx, by + dy)
+        if rule == "no_corner_cut" then legal = a and b
+        elseif rule == "one_free" then legal = a or b end
+      end
+      if legal then
+        local c = best + (d > 4 and SQRT2 or 1) * cost(m, unit, nx, ny)
+        local k = key(nx, ny)
+        if not dist[k] or c < dist[k] then dist[k] = c end
+      end
+    end
+  end
+end
+
+describe("clearance", function()
+  it("is the side of the largest free square anchored at the tile", function()
+    local g = astar.from_string([[
+.....
+.#...
+.....
+...#.
+]])
+    assert.are.equal(1, g:clearance(1, 1))
+    assert.are.equal(0, g:clearance(2, 2))
+    assert.are.equal(3, g:clearance(3, 1))
+    assert.are.equal(2, g:clearance(1, 3))
+    assert.are.equal(1, g:clearance(5, 4))
+    assert.are.equal(0, g:clearance(4, 4))
+  end)
+
+  it("equals brute force after thousands of random edits, per unit", function()
+    local rng = helpers.rng(1801)
+    local edits = 0
+    for case = 1, 12 do
+      local m = new_model(rng, rng:int(3, 12), rng:int(3, 12))
+      local g = build(m, RULES[rng:int(1, 4)])
+      local function compare(when)
+        for _, unit in ipairs({ "default", "boat" }) do
+          for y = 1, m.h do
+            for x = 1, m.w do
+              local want = clearance(m, unit, x, y)
+              local got = g:clearance(x, y, unit)
+              if got ~= want then
+                error(("case %d %s: clearance(%d, %d, %s) = %d, want %d")
+                  :format(case, when, x, y, unit, got, want))
+              end
+            end
+          end
+        end
+      end
+      compare("built")
+      for e = 1, 250 do
+        local x, y = rng:int(1, m.w), rng:int(1, m.h)
+        local i = (y - 1) * m.w + x
+        local kind = rng:int(1, 10)
+        if kind <= 6 then
+          m.wall[i] = not m.wall[i]
+          g:set_blocked(x, y, m.wall[i])
+        elseif kind <= 8 then
+          m.terrain[i] = rng:int(0, 2)
+          g:set_terrain(x, y, m.terrain[i])
+        elseif kind == 9 then
+          local c = rng:int(1, 3)
+          m.weight[i], m.wall[i] = c, false
+          g:set_cost(x, y, c)
+        else -- a bulk edit: everything is recomputed
+          local v = rng:chance(0.5)
+          if v then g:fill_rect(x, y, 1, 1, false)
+          else g:fill_rect(x, y, 1, 1, 1) end
+          m.wall[i] = v
+          if not v then m.weight[i] = 1 end
+        end
+        edits = edits + 1
+        -- the incremental update is checked after every edit on some
+        -- cases, every 25 edits on the others
+        if case <= 3 or e % 25 == 0 then compare("after edit " .. e) end
+      end
+    end
+    assert.is_true(edits >= 3000)
+  end)
+
+  it("caps at 255 and reads 0 on blocked tiles", function()
+    local g = astar.new(300, 300)
+    assert.are.equal(255, g:clearance(1, 1))
+    assert.are.equal(46, g:clearance(255, 255))
+    g:set_blocked(10, 10, true)
+    assert.are.equal(0, g:clearance(10, 10))
+    assert.are.equal(9, g:clearance(1, 1))
+    assert.are.equal(1, g:clearance(9, 10))
+  end)
+end)
+
+describe("find_path with size", function()
+  it("equals a Dijkstra over footprints (sizes 2-4, units, rules)", function()
+    local rng = helpers.rng(1802)
+    local checked, found = 0, 0
+    for case = 1, 120 do
+      local m = new_model(rng, rng:int(4, 10), rng:int(4, 10))
+      local rule = RULES[rng:int(1, 4)]
+      local g = build(m, rule)
+      for _ = 1, 4 do
+        local s = rng:int(2, 4)
+        local unit = rng:chance(0.5) and "boat" or "default"
+        -- mostly anchors where the unit fits
+        local fit = {}
+        for y = 1, m.h do
+          for x = 1, m.w do
+            if fits(m, unit, x, y, s) then fit[#fit + 1] = { x, y } end
+          end
+        end
+        local function anchor()
+          if #fit > 0 and rng:chance(0.9) then
+            local a = fit[rng:int(1, #fit)]
+            return a[1], a[2]
+          end
+          return rng:int(1, m.w), rng:int(1, m.h)
+        end
+        local sx, sy = anchor()
+        local gx, gy = anchor()
+        local want = footprint_dijkstra(m, unit, rule, s, sx, sy, gx, gy)
+        for _, algorithm in ipairs({ "auto", "astar", "dijkstra" }) do
+          local path, got = g:find_path(sx, sy, gx, gy,
+            { size = s, unit = unit, algorithm = algorithm })
+          local where = ("case %d %s size %d %s %s (%d,%d)->(%d,%d)")
+            :format(case, rule, s, unit, algorithm, sx, sy, gx, gy)
+          if want == nil then
+            assert(path == nil, where .. ": found a path, want none")
+          else
+            assert(path, where .. ": no path, want " .. want)
+            assert(helpers.close(got, want, 1e-9), where .. ": cost " ..
+                   tostring(got) .. ", want " .. want)
+            -- every tile of the path is a footprint that fits
+            for k = 1, #path, 2 do
+              assert(fits(m, unit, path[k], path[k + 1], s), where)
+            end
+            found = found + 1
+          end
+          checked = checked + 1
+        end
+        -- zones: different zones mean no path
+        local apart = not g:connected(sx, sy, gx, gy, unit, s)
+        if want ~= nil then
+          assert(not apart, ("case %d %s size %d %s (%d,%d)->(%d,%d): zones apart, path %s")
+            :format(case, rule, s, unit, sx, sy, gx, gy, want))
+        end
+        if fits(m, unit, sx, sy, s) and fits(m, unit, gx, gy, s) and
+           want == nil then
+          assert(apart, ("case %d %s size %d %s (%d,%d)->(%d,%d): zones together, no path\n%s")
+            :format(case, rule, s, unit, sx, sy, gx, gy, tostring(g)))
+        end
+      end
+    end
+    assert.is_true(found > 100 and checked > 1000)
+  end)
+
+  it("runs JPS on the sized layer when the costs are uniform", function()
+    local g = astar.from_string([[
+..........
+..........
+....##....
+..........
+..........
+##......##
+..........
+]])
+    local stats = {}
+    local p1, c1 = g:find_path(1, 1, 7, 6, { size = 2, stats = stats })
+    assert.are.equal("jps", stats.algorithm)
+    local p2, c2 = g:find_path(1, 1, 7, 6, { size = 2, algorithm = "astar" })
+    assert.truthy(p1 and p2)
+    assert.is_true(helpers.close(c1, c2, 1e-12))
+    -- a 2 x 2 unit cannot take the 1-tile gap at the right of row 3
+    assert.is_nil((g:find_path(1, 1, 1, 6, { size = 3 })))
+  end)
+
+  it("sees edits made after a search (incremental sized layers)", function()
+    local g = astar.new(8, 5)
+    assert.truthy(g:find_path(1, 1, 7, 1, { size = 2 }))
+    for y = 1, 5 do g:set_blocked(4, y, true) end
+    assert.is_nil((g:find_path(1, 1, 7, 1, { size = 2 })))
+    assert.is_false(g:connected(1, 1, 7, 1, nil, 2))
+    g:set_blocked(4, 3, false)
+    -- a one-tile gap: fine for size 1, not for size 2
+    assert.truthy(g:find_path(1, 1, 7, 1))
+    assert.is_nil((g:find_path(1, 1, 7, 1, { size = 2 })))
+    g:set_blocked(4, 4, false)
+    local path = g:find_path(1, 1, 7, 1, { size = 2 })
+    assert.truthy(path)
+    assert.are.equal(1, g:zone_count(nil, 2))
+    assert.is_true(g:connected(1, 1, 7, 1, nil, 2))
+  end)
+
+  it("next_step takes size", function()
+    local g = astar.from_string([[
+......
+.#....
+......
+......
+]])
+    local x, y = g:next_step(1, 3, 5, 1, { size = 2 })
+    assert.truthy(x)
+    assert.is_true(g:clearance(x, y) >= 2)
+  end)
+
+  it("rejects bad sizes", function()
+    local g = astar.new(10, 6)
+    local function err(f) return helpers.error_of(f) end
+    assert.are.equal("bad argument #6 to 'find_path' (size out of range 1..6, got 7)",
+      err(function() g:find_path(1, 1, 2, 2, { size = 7 }) end))
+    assert.are.equal("bad argument #6 to 'find_path' (size must be an integer, got 1.5)",
+      err(function() g:find_path(1, 1, 2, 2, { size = 1.5 }) end))
+    assert.are.equal("bad argument #6 to 'next_step' (size out of range 1..6, got 0)",
+      err(function() g:next_step(1, 1, 2, 2, { size = 0 }) end))
+    assert.are.equal("bad argument #6 to 'find_path' (size must be an integer, got '2')",
+      err(function() g:find_path(1, 1, 2, 2, { size = "2" }) end))
+    assert.are.equal("bad argument #5 to 'zone' (size out of range 1..6, got -1)",
+      err(function() g:zone(1, 1, nil, -1) end))
+    assert.are.equal("bad argument #7 to 'connected' (size must be an integer, got nan)",
+      err(function() g:connected(1, 1, 2, 2, nil, 0 / 0) end))
+    -- the grid is still usable
+    assert.truthy(g:find_path(1, 1, 5, 5, { size = 2 }))
+  end)
+end)

@@ -1,0 +1,107 @@
+/*
+ * A query's overlays: `avoid` (tiles blocked for this query only: other
+ * units, reserved tiles) and `extra_cost` (a cost added to tiles for this
+ * query only).  Nothing of the map changes: the tiles are stamped in the
+ * context's marks with a generation of their own (O(k) to set up, nothing
+ * to undo), and every tile next to a stamped one is marked NEAR, so the
+ * search looks closer only there: one load and test per expansion, in
+ * the loop's overlay instantiation only.
+ */
+#include "astar.h"
+#include "internal.h"
+
+#include <string.h>
+
+/* Marks v and its eight neighbours NEAR (the map's border of sentinels
+ * keeps every neighbour inside the arrays), and v's mark current. */
+static void near(astar__overlay *o, const astar_grid *G, uint32_t tag,
+                 uint32_t v) {
+  int d;
+  if ((o->mark[v] & ASTAR__MARK_GEN) != tag) o->mark[v] = tag;
+  for (d = -1; d < 8; d++) {
+    uint32_t w = d < 0 ? v : (uint32_t)((int32_t)v + G->offset[d]);
+    if (!astar__bit(o->near, w)) {
+      astar__set_bit(o->near, w, 1);
+      o->listed[o->nlisted++] = w;
+    }
+  }
+}
+
+static void keep(uint32_t *mark, uint32_t tag, uint32_t v) {
+  if (v != UINT32_MAX && (mark[v] & ASTAR__MARK_GEN) == tag)
+    mark[v] &= ~ASTAR__MARK_AVOID;
+}
+
+int astar__overlay_stamp(astar_search *s, const astar_grid *G,
+                         const astar_query *q, uint32_t keep_a,
+                         uint32_t keep_b, uint32_t *tag) {
+  astar__overlay *o;
+  uint32_t *mark, t;
+  size_t i, need;
+  void *p;
+  int st = astar__context_overlay(s, q->nextra != 0);
+  if (st != ASTAR_OK) return st;
+  o = s->overlay;
+  mark = o->mark;
+  /* the last query's NEAR bits go; room for this one's */
+  for (i = 0; i < o->nlisted; i++) astar__set_bit(o->near, o->listed[i], 0);
+  o->nlisted = 0;
+  if (q->navoid > SIZE_MAX / 9 - q->nextra) return ASTAR_ENOMEM;
+  need = 9 * (q->navoid + q->nextra);
+  p = o->listed;
+  st = astar__context_grow(s, &p, &o->listed_cap, need, sizeof(uint32_t));
+  o->listed = p;
+  if (st != ASTAR_OK) return st;
+  if (++o->generation > ASTAR__MAX_MARK_GENERATION) {
+    memset(mark, 0, (size_t)s->ntiles * sizeof(uint32_t));
+    o->generation = 1;
+  }
+  t = o->generation << 3;
+  for (i = 0; i < q->navoid; i++) {
+    uint32_t v = astar_index(G, q->avoid[2 * i], q->avoid[2 * i + 1]);
+    near(o, G, t, v);
+    mark[v] |= ASTAR__MARK_AVOID;
+  }
+  for (i = 0; i < q->nextra; i++) {
+    uint32_t v = astar_index(G, q->extra_tiles[2 * i],
+                             q->extra_tiles[2 * i + 1]);
+    near(o, G, t, v);
+    if (!(mark[v] & ASTAR__MARK_EXTRA)) {
+      mark[v] |= ASTAR__MARK_EXTRA;
+      o->add[v] = 0.0;
+    }
+    o->add[v] += q->extra_costs[i];
+  }
+  keep(mark, t, keep_a);
+  keep(mark, t, keep_b);
+  for (i = 0; i < q->ngoals; i++)
+    keep(mark, t, astar_index(G, q->goals[2 * i], q->goals[2 * i + 1]));
+  *tag = t;
+  return ASTAR_OK;
+}
+
+unsigned astar__overlay_moves(const astar_grid *G, const uint64_t *passable,
+                              const uint32_t *mark, uint32_t tag, uint32_t u,
+                              unsigned m) {
+  /* the two cardinal directions beside each diagonal NE SE SW NW */
+  static const unsigned side[4] = {
+      1u << ASTAR_N | 1u << ASTAR_E, 1u << ASTAR_S | 1u << ASTAR_E,
+      1u << ASTAR_S | 1u << ASTAR_W, 1u << ASTAR_N | 1u << ASTAR_W};
+  unsigned open = 0, keep_m, d;
+  int rule = G->diagonal;
+  for (d = 0; d < 8; d++) {
+    uint32_t v = (uint32_t)((int32_t)u + G->offset[d]);
+    if (astar__bit(passable, v) && !astar__marked(mark, tag, v,
+                                                  ASTAR__MARK_AVOID))
+      open |= 1u << d;
+  }
+  keep_m = m & open;
+  if (rule == ASTAR_DIAG_BOTH_FREE || rule == ASTAR_DIAG_ONE_FREE) {
+    for (d = 4; d < 8; d++) {
+      unsigned s = open & side[d - 4];
+      if (rule == ASTAR_DIAG_BOTH_FREE ? s != side[d - 4] : s == 0)
+        keep_m &= ~(1u << d);
+    }
+  }
+  return keep_m;
+}

@@ -1,0 +1,265 @@
+/*
+ * Any-angle search: Theta* and Lazy Theta*, on the same context and heap
+ * as A*.
+ *
+ * Like A*, but a node's parent need not be a neighbour: when node u is
+ * expanded, a neighbour v may take u's own parent p as its parent if the
+ * leg p -> v is in line of sight (sight.c) and cheaper than p -> u -> v.
+ * Both choices are weighed, so a g never exceeds what A*'s step would give
+ * it, and the path found costs at most the 8-way optimum.  Legs cost as
+ * sight.c says: Euclidean length times the dearest tile entered, one step
+ * what the grid charges; on uniform costs that is the plain Euclidean
+ * length.
+ *
+ * Theta* tests the line of sight for every neighbour it relaxes.  Lazy
+ * Theta* (Nash, Koenig and Tovey 2010) assumes it, with an optimistic cost
+ * (the length times the cost of the tile entered), and checks once, when
+ * the node comes off the open list: if the line is blocked or dearer, the
+ * node takes its best expanded neighbour as its parent, and goes back on
+ * the open list when that makes it dearer than its key said (so every node
+ * is expanded at its true cost, and the 8-way bound holds for it too).
+ *
+ * Its neighbours are the steps in line of sight: the grid's legal steps,
+ * and the diagonals past one blocked corner (a line may touch a corner),
+ * so a path may slip diagonally into a one-tile door as a line may.
+ *
+ * Parents: an open node's parent rides in its heap entry (aux), a closed
+ * node's in heap_pos (as under JPS); g per tile in the context's gf.  The
+ * path walk follows the parents: it gives the waypoints.
+ */
+#include "astar.h"
+#include "internal.h"
+#include "heap.h"
+
+#include <math.h>
+
+#define UNCHECKED 0x80000000u /* aux: a lazy parent, its leg not checked */
+
+typedef struct theta {
+  const astar_grid *G;
+  const astar_layer *L;
+  const float *flat;
+  astar_search *s;
+  double *g;
+  uint32_t tag, stride;
+  size_t n;
+  double hA, inv_q, card;
+  int32_t gx, gy;
+  uint32_t generated, peak;
+} theta;
+
+static double h_of(const theta *T, uint32_t i) {
+  double dx = (double)((int32_t)(i % T->stride) - 1 - T->gx);
+  double dy = (double)((int32_t)(i / T->stride) - 1 - T->gy);
+  return T->hA * sqrt(dx * dx + dy * dy);
+}
+
+/* A new open entry (also a node popped and put back). */
+static int insert(theta *T, uint32_t v, double g, uint32_t aux) {
+  astar_search *s = T->s;
+  astar_heap_entry e;
+  int st;
+  if (T->n == s->heap_cap && (st = astar__grow_heap(s)) != ASTAR_OK)
+    return st;
+  e.key = astar__quantise(g + h_of(T, v), T->inv_q);
+  e.g = g;
+  e.node = v;
+  e.aux = aux;
+  s->stamp[v] = T->tag;
+  astar__heap_up(s->heap, s->heap_pos, T->n++, e, 0);
+  T->generated++;
+  if (T->n > T->peak) T->peak = (uint32_t)T->n;
+  return ASTAR_OK;
+}
+
+static int relax(theta *T, uint32_t v, double g, uint32_t aux) {
+  astar_search *s = T->s;
+  astar_heap_entry *e;
+  if ((s->stamp[v] & ASTAR__STAMP_GEN) != T->tag) return insert(T, v, g, aux);
+  e = &s->heap[s->heap_pos[v]];
+  if (!(g < e->g)) return ASTAR_OK;
+  {
+    astar_heap_entry ne = *e; /* same node, same h: the key only falls */
+    ne.g = g;
+    ne.key = astar__quantise(g + h_of(T, v), T->inv_q);
+    ne.aux = aux;
+    astar__heap_up(s->heap, s->heap_pos, s->heap_pos[v], ne, 0);
+  }
+  return ASTAR_OK;
+}
+
+static double leg(const theta *T, uint32_t a, uint32_t b) {
+  int32_t x0, y0, x1, y1;
+  astar_xy(T->G, a, &x0, &y0);
+  astar_xy(T->G, b, &x1, &y1);
+  return astar__leg_cost(T->G, T->L, T->flat, x0, y0, x1, y1);
+}
+
+/* A lower bound of leg a -> b's cost: its length times b's cost. */
+static double leg_bound(const theta *T, uint32_t a, uint32_t b) {
+  const astar_grid *G = T->G;
+  int32_t dx = (int32_t)(b % T->stride) - (int32_t)(a % T->stride);
+  int32_t dy = (int32_t)(b / T->stride) - (int32_t)(a / T->stride);
+  double len;
+  if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1)
+    len = dx != 0 && dy != 0 ? G->diagonal_length : G->cardinal_length;
+  else
+    len = sqrt((double)dx * dx + (double)dy * dy) * T->card;
+  return len * (double)T->L->cost[b];
+}
+
+/* The steps out of tile i that are in line of sight (sight.c): the
+ * layer's own, plus the diagonals past one blocked corner, which a line
+ * may touch.  (No height rule here: the capability table refuses them.) */
+static unsigned sight_moves(const theta *T, uint32_t i) {
+  const astar_grid *G = T->G;
+  const uint64_t *b = T->L->passable;
+  uint32_t s = T->stride;
+  unsigned m = T->L->moves[i], n, e, so, w;
+  if (G->diagonal == ASTAR_DIAG_ALWAYS || G->diagonal == ASTAR_DIAG_ONE_FREE)
+    return m;
+  n = (unsigned)astar__bit(b, i - s);
+  e = (unsigned)astar__bit(b, i + 1);
+  so = (unsigned)astar__bit(b, i + s);
+  w = (unsigned)astar__bit(b, i - 1);
+  m |= n << ASTAR_N | e << ASTAR_E | so << ASTAR_S | w << ASTAR_W;
+  m |= ((unsigned)astar__bit(b, i - s + 1) & (n | e)) << ASTAR_NE;
+  m |= ((unsigned)astar__bit(b, i + s + 1) & (so | e)) << ASTAR_SE;
+  m |= ((unsigned)astar__bit(b, i + s - 1) & (so | w)) << ASTAR_SW;
+  m |= ((unsigned)astar__bit(b, i - s - 1) & (n | w)) << ASTAR_NW;
+  return m;
+}
+
+static int closed(const theta *T, uint32_t i) {
+  uint32_t st = T->s->stamp[i];
+  return (st & ASTAR__STAMP_GEN) == T->tag && (st & ASTAR__STAMP_CLOSED);
+}
+
+int astar__theta(astar__run *R) {
+  const astar_grid *G = R->G;
+  const astar_layer *L = &R->L;
+  const astar_query *q = &R->q;
+  astar_search *s = R->s;
+  theta T;
+  uint32_t goal = R->goal, expanded = 0;
+  int lazy = q->algorithm == ASTAR_ALGO_LAZY_THETA, found = 0, st, apart;
+  double diag_per = G->diagonal_length / sqrt(2.0);
+
+  if (!q->no_zones &&
+      (st = astar__zones_apart_size(G, q->unit, q->size, R->start, goal,
+                                    &apart)) != ASTAR_OK)
+    return st;
+  if (!q->no_zones && apart) {
+    R->r.outcome = ASTAR_NO_PATH;
+    return ASTAR_OK;
+  }
+  if ((st = astar__context_more(s, 2)) != ASTAR_OK) return st;
+  T.G = G;
+  T.L = L;
+  T.flat = astar__flat_heights(G, q->unit);
+  T.s = s;
+  T.g = s->more->gf;
+  T.stride = (uint32_t)G->stride;
+  T.n = 0;
+  T.card = G->cardinal_length;
+  /* admissible for legs and for steps of either kind */
+  T.hA = (T.card < diag_per ? T.card : diag_per) * R->bound;
+  T.inv_q = astar__key_scale(G, R->bound);
+  T.gx = q->gx;
+  T.gy = q->gy;
+  T.generated = T.peak = 0;
+  T.tag = s->explored_tag = astar__next_generation(s);
+  if ((st = insert(&T, R->start, 0.0, R->start)) != ASTAR_OK) return st;
+
+  while (T.n > 0) {
+    astar_heap_entry e = s->heap[0];
+    uint32_t u = e.node, p = e.aux & ~UNCHECKED, pp;
+    double gu = e.g;
+    unsigned m;
+    if (T.n > 1) astar__heap_pop(s->heap, s->heap_pos, T.n, 0);
+    T.n--;
+    if (e.aux & UNCHECKED) { /* Lazy Theta*: the leg assumed at last */
+      double best = HUGE_VAL, c = leg(&T, p, u);
+      uint32_t bp = p;
+      if (c < HUGE_VAL) best = T.g[p] + c;
+      m = sight_moves(&T, u);
+      while (m) {
+        unsigned d = astar__lowest_bit(m);
+        uint32_t nb = (uint32_t)((int32_t)u + G->offset[d]);
+        m &= m - 1;
+        /* steps are two-way here: the capability table keeps height
+           rules out */
+        if (closed(&T, nb)) {
+          double cand = T.g[nb] + G->step_length[d] * (double)L->cost[u];
+          if (cand < best) {
+            best = cand;
+            bp = nb;
+          }
+        }
+      }
+      if (best > gu + gu * 1e-12) { /* dearer than its key: back it goes */
+        if ((st = insert(&T, u, best, bp)) != ASTAR_OK) return st;
+        continue;
+      }
+      gu = best;
+      p = bp;
+    }
+    s->stamp[u] |= ASTAR__STAMP_CLOSED;
+    s->heap_pos[u] = p;
+    T.g[u] = gu;
+    expanded++;
+    if (u == goal) {
+      found = 1;
+      break;
+    }
+    if (q->max_nodes != 0 && expanded >= q->max_nodes) break;
+    pp = p;
+    m = sight_moves(&T, u);
+    while (m) {
+      unsigned d = astar__lowest_bit(m);
+      uint32_t v = (uint32_t)((int32_t)u + G->offset[d]), aux = u;
+      double cand;
+      m &= m - 1;
+      if (closed(&T, v)) continue;
+      cand = gu + G->step_length[d] * (double)L->cost[v];
+      if (pp != u) {
+        if (!lazy) {
+          double c = leg(&T, pp, v);
+          if (c < HUGE_VAL && T.g[pp] + c <= cand) {
+            cand = T.g[pp] + c;
+            aux = pp;
+          }
+        } else {
+          double c = T.g[pp] + leg_bound(&T, pp, v);
+          if (c <= cand) { /* ties: the longer leg, fewer waypoints */
+            cand = c;
+            aux = pp | UNCHECKED;
+          }
+        }
+      }
+      if ((st = relax(&T, v, cand, aux)) != ASTAR_OK) return st;
+    }
+  }
+  R->r.expanded = expanded;
+  R->r.generated = T.generated;
+  R->r.peak_open = T.peak;
+  if (!found) {
+    R->r.outcome = T.n > 0 ? ASTAR_CUTOFF : ASTAR_NO_PATH;
+    return ASTAR_OK;
+  }
+  {
+    uint32_t i = goal, len = 1;
+    while (i != R->start) {
+      i = s->heap_pos[i];
+      len++;
+    }
+    R->r.length = len;
+  }
+  R->r.outcome = ASTAR_FOUND;
+  R->r.cost = T.g[goal];
+  R->r.end_x = q->gx;
+  R->r.end_y = q->gy;
+  astar__finish(R, 1, goal);
+  s->last_waypoints = 1;
+  return ASTAR_OK;
+}
