@@ -180,7 +180,7 @@ static int callback_moves(astar__run *S, uint32_t u, unsigned *moves) {
   int rule = G->diagonal;
   unsigned m = *moves, keep = 0, open = 0, d;
   int corners = rule == ASTAR_DIAG_BOTH_FREE || rule == ASTAR_DIAG_ONE_FREE;
-  double c;
+  double c = 0.0; /* tile_value sets it (the analyzer cannot tell) */
   int st;
   for (d = 0; d < 4; d++) {
     uint32_t v = (uint32_t)((int32_t)u + G->offset[d]);

@@ -1113,3 +1113,5 @@ const luaL_Reg lf_module_functions[] = {{"combine", l_combine},
                                         {NULL, NULL}};
 const luaL_Reg *const lf_field_methods = field_methods;
 const luaL_Reg *const lf_field_meta = field_meta;
+const char *const *const lf_field_keys = field_keys;
+const char *const *const lf_combine_keys = combine_keys;

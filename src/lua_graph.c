@@ -874,3 +874,5 @@ void lgr_register(lua_State *L, int module) {
   lua_setfield(L, module, "graph");
   lua_pop(L, 2);
 }
+const char *const *const lgr_graph_keys = graph_keys;
+const char *const *const lgr_query_keys = query_keys;

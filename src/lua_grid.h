@@ -206,8 +206,19 @@ void lst_register(lua_State *L, int module);
 /* The option keys each options table accepts: the very lists la_options
  * checks against (lua_module.c gathers them for scripts/check-library). */
 extern const char *const *const lg_movement_keys; /* set_movement */
-extern const char *const *const lq_query_keys;    /* find_path, next_step */
+extern const char *const *const lq_query_keys;    /* find_path, query, request */
 extern const char *const *const lt_unit_keys;     /* set_unit */
+extern const char *const *const lq_next_step_keys; /* next_step */
+extern const char *const *const lf_field_keys;     /* grid:field */
+extern const char *const *const lf_combine_keys;   /* astar.combine */
+extern const char *const *const lgr_graph_keys;    /* astar.graph{...} */
+extern const char *const *const lgr_query_keys;    /* graph:find_path */
+extern const char *const *const lp_check_keys;     /* path_ok, path_cost */
+extern const char *const *const lp_repair_keys;    /* repair */
+extern const char *const *const lpf_pool_keys;     /* astar.pathfinder */
+extern const char *const *const lpf_budget_keys;   /* pathfinder:update */
+extern const char *const *const lst_search_keys;   /* astar.search{...} */
+extern const char *const *const lsi_smooth_keys;   /* smooth */
 /* lua_grid.c: pushes a new empty grid (the module's metatable, its user
  * value with the names table at `names`) and sizes it (a Lua error names
  * argument warg when the size is too big). */

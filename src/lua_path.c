@@ -364,3 +364,5 @@ const luaL_Reg lp_grid_methods[] = {
     {"path_cost", g_path_cost},
     {"repair", g_repair},
     {NULL, NULL}};
+const char *const *const lp_check_keys = check_keys;
+const char *const *const lp_repair_keys = repair_keys;

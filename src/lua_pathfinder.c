@@ -733,3 +733,5 @@ const luaL_Reg lpf_pool_meta[] = {
 const luaL_Reg lpf_module_functions[] = {
     {"pathfinder", l_pathfinder},
     {NULL, NULL}};
+const char *const *const lpf_pool_keys = pool_keys;
+const char *const *const lpf_budget_keys = budget_keys;

@@ -1110,6 +1110,7 @@ const luaL_Reg lq_grid_methods[] = {
     {"find_path", g_find_path},
     {"next_step", g_next_step},
     {NULL, NULL}};
+const char *const *const lq_next_step_keys = next_step_keys;
 
 const luaL_Reg lq_snap_methods[] = {
     {"find_path", s_find_path},

@@ -317,3 +317,4 @@ void lst_register(lua_State *L, int module) {
   lua_pushcclosure(L, l_search, 2);
   lua_setfield(L, module, "search");
 }
+const char *const *const lst_search_keys = search_keys;

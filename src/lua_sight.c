@@ -189,3 +189,4 @@ const luaL_Reg lsi_grid_methods[] = {
     {"line_of_sight", g_line_of_sight},
     {"smooth", g_smooth},
     {NULL, NULL}};
+const char *const *const lsi_smooth_keys = smooth_keys;
