@@ -4,6 +4,9 @@
 #                   the engine's C checks (spec/c/engine_test.c)
 #   make demo       the README demo on the bundled map (Lua 5.4)
 #   make bench      A* and JPS on every map of ../shared/maps: C, 5.4, LuaJIT
+#   make bench-threads  the worker pool's scaling, snapshot() (bench/threads.*)
+#   make tsan       many Lua states and pools on many threads, under TSan
+#                   and ASan (spec/c/threads_host.c)
 #   make asan       specs under AddressSanitizer + UBSan (Lua 5.4)
 #   make valgrind   specs under valgrind (Lua 5.4)
 #   make gcstress / oom / oom-asan / lint   see spec/c/README.md
@@ -13,7 +16,9 @@ CC      ?= cc
 OPT     ?= -O2
 WARN    := -std=c99 -Wall -Wextra -Werror -Werror=implicit-function-declaration \
            -Wmissing-prototypes -Wstrict-prototypes -Wshadow -pedantic
-CFLAGS_ALL = $(OPT) $(WARN) -fPIC $(CFLAGS)
+# -pthread: the worker pool (src/workers.c) runs POSIX threads
+PTHREAD ?= -pthread
+CFLAGS_ALL = $(OPT) $(WARN) $(PTHREAD) -fPIC $(CFLAGS)
 
 VERSIONS ?= 5.1 5.2 5.3 5.4 jit
 INC_5.1 := /usr/include/lua5.1
@@ -27,8 +32,8 @@ LUA_5.3 := lua5.3
 LUA_5.4 := lua5.4
 LUA_jit := luajit
 
-CORE_SRC := src/context.c src/zones.c src/links.c src/layer.c src/clearance.c src/units.c src/grid.c src/text.c src/engine.c src/sight.c src/astar_loop.c src/jps.c src/ida.c src/bidir.c src/theta.c src/find_path.c src/field.c src/overlay.c src/path_check.c src/graph.c src/graph_search.c src/state_search.c
-BIND_SRC := src/lua_module.c src/lua_grid.c src/lua_query.c src/lua_terrain.c src/lua_zones.c src/lua_sliced.c src/lua_pathfinder.c src/lua_sight.c src/lua_args.c src/lua_field.c src/lua_path.c src/lua_graph.c src/lua_search.c src/lua_links.c
+CORE_SRC := src/context.c src/zones.c src/links.c src/layer.c src/clearance.c src/units.c src/grid.c src/text.c src/engine.c src/sight.c src/astar_loop.c src/jps.c src/ida.c src/bidir.c src/theta.c src/find_path.c src/field.c src/overlay.c src/path_check.c src/graph.c src/graph_search.c src/state_search.c src/snapshot.c src/workers.c
+BIND_SRC := src/lua_module.c src/lua_grid.c src/lua_query.c src/lua_terrain.c src/lua_zones.c src/lua_sliced.c src/lua_pathfinder.c src/lua_sight.c src/lua_args.c src/lua_field.c src/lua_path.c src/lua_graph.c src/lua_search.c src/lua_links.c src/lua_snapshot.c src/lua_tokens.c src/lua_workers.c
 HDRS     := $(wildcard src/*.h)
 
 all: $(foreach v,$(VERSIONS),build/$(v)/astar/core.so)
@@ -52,6 +57,17 @@ build/bench/zones: bench/zones.c build/core/libastar.a
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ bench/zones.c build/core/libastar.a -lm
 
+build/bench/threads: bench/threads.c build/core/libastar.a
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ bench/threads.c build/core/libastar.a -lm
+
+# Worker threads (issue 16): the pool's scaling on brc202d in C, LuaJIT
+# and Lua 5.4, the main thread's share, snapshot() (bench/threads.lua).
+bench-threads: build/bench/threads build/5.4/astar/core.so build/jit/astar/core.so
+	build/bench/threads $(BENCH_DIR)/brc202d.map
+	$(LUA_jit) bench/threads.lua $(BENCH_DIR)
+	$(LUA_5.4) bench/threads.lua $(BENCH_DIR)
+
 # The busted specs on every runtime, then the engine's C checks (sliced
 # searches, two contexts, a map untouched by searches): TAP in build/results.
 test: all build/c/engine_test
@@ -59,7 +75,7 @@ test: all build/c/engine_test
 
 build/c/engine_test: spec/c/engine_test.c build/core/libastar.a
 	@mkdir -p build/c
-	$(CC) $(OPT) -g $(WARN) -D_POSIX_C_SOURCE=200809L -Isrc -o $@ spec/c/engine_test.c build/core/libastar.a -lm
+	$(CC) $(OPT) -g $(WARN) $(PTHREAD) -D_POSIX_C_SOURCE=200809L -Isrc -o $@ spec/c/engine_test.c build/core/libastar.a -lm
 
 engine-test: build/c/engine_test
 	@mkdir -p build/results
@@ -85,6 +101,7 @@ examples: build/5.4/astar/core.so build/5.1/astar/core.so build/jit/astar/core.s
 love-selftest: build/jit/astar/core.so
 	@mkdir -p build/love
 	xvfb-run -a -s '-screen 0 1280x800x24' love examples/love --selftest build/love/selftest.png
+	xvfb-run -a -s '-screen 0 1280x800x24' love examples/love-threads --selftest build/love/threads.png
 
 # BENCH_DIR: any directory of .map/.map.scen; BENCH_ARGS: e.g. --every 10
 BENCH_DIR ?= ../shared/maps
@@ -98,7 +115,7 @@ bench: build/5.4/astar/core.so build/jit/astar/core.so build/bench/cdriver build
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 build/asan/astar/core.so: $(CORE_SRC) $(BIND_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(SAN_FLAGS) -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
+	$(CC) $(WARN) $(PTHREAD) $(SAN_FLAGS) -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
 
 asan: build/asan/astar/core.so
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -107,15 +124,28 @@ asan: build/asan/astar/core.so
 
 build/valgrind/astar/core.so: $(CORE_SRC) $(BIND_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 -g -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
+	$(CC) $(WARN) $(PTHREAD) -O1 -g -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
 
-valgrind: build/valgrind/astar/core.so
-	scripts/run-specs valgrind
+# ... and the threads' stress host (spec/c/threads_host.c, four states):
+# attach and release from many states leaves nothing behind.
+build/oom/threads_host: spec/c/threads_host.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(PTHREAD) -O1 -g -I$(INC_5.4) -o $@ $< -llua5.4 -lm -ldl
+
+valgrind: build/valgrind/astar/core.so build/oom/threads_host
+	@s=0; scripts/run-specs valgrind || s=1; \
+	echo "== threads_host under valgrind"; \
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+	  build/oom/threads_host --cpath 'build/valgrind/?.so' --states 4 --rounds 30 \
+	  spec/c/threads_stress.lua > build/results/threads-valgrind.tap || { s=1; \
+	  grep -q '^not ok' build/results/threads-valgrind.tap || \
+	  echo "not ok - threads_host under valgrind exited with an error" >> build/results/threads-valgrind.tap; }; \
+	cat build/results/threads-valgrind.tap; exit $$s
 
 clean:
 	rm -rf build
 
-.PHONY: all test engine-test demo examples love-selftest bench asan valgrind clean
+.PHONY: all test engine-test demo examples love-selftest bench bench-threads asan valgrind clean
 
 # Reliability targets live beside their sources (fuzzing, OOM host, GC
 # stress, static checks); each fragment adds its own targets.

@@ -35,11 +35,11 @@ FUZZ_REPLAYS := $(addprefix $(FUZZ_OUT)/replay_,$(FUZZ_HARNESSES))
 
 $(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_DEPS)
 	@mkdir -p $(FUZZ_OUT)
-	$(FUZZ_CC) $(FUZZ_WARN) $(FUZZ_CFLAGS) $(FUZZ_EXTRA) -Isrc -o $@ $< $(CORE_SRC) -lm
+	$(FUZZ_CC) $(FUZZ_WARN) $(FUZZ_CFLAGS) $(FUZZ_EXTRA) -pthread -Isrc -o $@ $< $(CORE_SRC) -lm
 
 $(FUZZ_OUT)/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(FUZZ_DEPS)
 	@mkdir -p $(FUZZ_OUT)
-	$(FUZZ_REPLAY_CC) $(FUZZ_WARN) $(FUZZ_REPLAY_CFLAGS) $(FUZZ_EXTRA) -Isrc -o $@ $< \
+	$(FUZZ_REPLAY_CC) $(FUZZ_WARN) $(FUZZ_REPLAY_CFLAGS) $(FUZZ_EXTRA) -pthread -Isrc -o $@ $< \
 	  fuzz/replay.c $(CORE_SRC) -lm
 
 fuzz-build: $(FUZZ_BINS) $(FUZZ_REPLAYS)

@@ -1745,6 +1745,105 @@ describe("bad input: zones", function()
   end)
 end)
 
+describe("bad input: snapshots, tokens and workers", function()
+  local TCASES = {}
+  local function tcase(name, f, expected)
+    TCASES[#TCASES + 1] = { name = name, f = f, expected = expected }
+  end
+  -- each f(g) makes what it needs from the fresh grid g and must leave g
+  -- as it was
+  tcase("snapshot: units = 5", function(g) return g:snapshot(5) end,
+    exact(2, "snapshot", "units must be a list of unit class names, got 5"))
+  tcase("snapshot: an unknown unit", function(g)
+    return g:snapshot({ "boat", "tank" })
+  end, exact(2, "snapshot", "unit must be the name of a unit class defined "
+    .. "with set_unit, got 'tank'"))
+  tcase("snapshot: not a grid", function(g)
+    return g.snapshot({})
+  end, exact(1, "snapshot", "grid expected, got table"))
+  tcase("snap:find_path: sx out of range", function(g)
+    return g:snapshot():find_path(W + 1, 1, 1, 1)
+  end, exact(2, "find_path", ("sx out of range 1..%d, got %d"):format(W,
+    W + 1)))
+  tcase("snap:next_step: gy nan", function(g)
+    return g:snapshot():next_step(1, 1, 1, NAN)
+  end, exact(5, "next_step", "gy must be an integer, got nan"))
+  tcase("snap:find_path: a tile_cost function", function(g)
+    return g:snapshot():find_path(1, 1, 2, 2, { tile_cost = print })
+  end, exact(6, "find_path", "tile_cost: a snapshot takes no Lua functions "
+    .. "(they cannot run on another thread); bake the costs into the grid, "
+    .. "or search the grid itself"))
+  tcase("snap:find_path: a unit left out", function(g)
+    return g:snapshot({ "boat" }):find_path(1, 1, 2, 2, { unit = "walker" })
+  end, exact(6, "find_path", "unit 'walker' is not in this snapshot "
+    .. "(grid:snapshot(units) left it out)"))
+  tcase("snap:find_path: weight 0", function(g)
+    return g:snapshot():find_path(1, 1, 2, 2, { weight = 0 })
+  end, prefix(6, "find_path") .. "weight must be")
+  tcase("attach: a forged token", function()
+    return astar.attach("astar-snapshot:00000000:0:1x")
+  end, exact(1, "attach", "not a snapshot token: "
+    .. "'astar-snapshot:00000000:0:1x'"))
+  tcase("attach: a table", function() return astar.attach({}) end,
+    exact(1, "attach", "token must be a string, got table"))
+  for _, n in ipairs({ 0, 257 }) do
+    tcase("workers: n = " .. n, function() return astar.workers(n) end,
+      exact(1, "workers", "n must be an integer in 1..256, got " .. n))
+  end
+  tcase("workers: n = 1.5", function() return astar.workers(1.5) end,
+    exact(1, "workers", "n must be an integer, got 1.5"))
+  tcase("workers: n = '2'", function() return astar.workers("2") end,
+    exact(1, "workers", "n must be an integer, got '2'"))
+  local pool
+  local function a_pool()
+    pool = pool or astar.workers(1)
+    return pool
+  end
+  tcase("submit: a query off the map", function(g)
+    return a_pool():submit(g:snapshot(), { 1, 1, 2, 2, 1, 1, 2, H + 1 })
+  end, exact(3, "submit", ("query 2: gy must be an integer in 1..%d, got %d")
+    :format(H, H + 1)))
+  tcase("submit: 5 numbers", function(g)
+    return a_pool():submit(g:snapshot(), { 1, 1, 2, 2, 1 })
+  end, exact(3, "submit", "queries must hold sx, sy, gx, gy per query (a "
+    .. "multiple of 4 numbers), got 5 numbers"))
+  tcase("submit: a grid for the snapshot", function(g)
+    return a_pool():submit(g, {})
+  end, exact(2, "submit", "snapshot expected, got userdata"))
+  tcase("submit: stats", function(g)
+    return a_pool():submit(g:snapshot(), {}, { stats = {} })
+  end, exact(4, "submit", "stats: not for batches (find_path on the "
+    .. "snapshot gives it)"))
+  tcase("results: an unknown batch", function()
+    return a_pool():results(12345)
+  end, exact(2, "results", "no batch 12345 in this pool (never submitted "
+    .. "here, or its results were read already)"))
+  tcase("results: a closed pool", function()
+    local w = astar.workers(1)
+    w:close()
+    return w:results(1)
+  end, "results: the worker pool is closed")
+  tcase("find_paths: a query off the map", function(g)
+    return g:snapshot():find_paths({ 0, 1, 1, 1 })
+  end, exact(2, "find_paths", ("query 1: sx must be an integer in 1..%d, "
+    .. "got 0"):format(W)))
+  tcase("unpack_paths: a string it did not make", function()
+    return astar.unpack_paths("ASP1....")
+  end, exact(1, "unpack_paths", "not a string made by find_paths"))
+
+  for _, c in ipairs(TCASES) do
+    it(c.name, function() check(c.f, c.expected) end)
+  end
+
+  it("leaves the pool usable", function()
+    local g = fresh()
+    local w = a_pool()
+    local r = w:results(w:submit(g:snapshot(), { 1, 1, W, H }))
+    assert.are.equal(select(2, g:find_path(1, 1, W, H)), r.cost[1])
+    w:close()
+  end)
+end)
+
 describe("bad input: fields", function()
   -- each case gets the grid and a field of it (the `reuse` candidate):
   -- both must be as before after the error

@@ -30,8 +30,9 @@ enum {
   ASTAR_EBOUND = -7, /* a callback's cost is below the stated lower bound
                        (the heuristic would overestimate); see
                        astar_result.bad_* */
-  ASTAR_EPREPARE = -8 /* the map's derived data is stale or missing for
-                         this query: call astar_grid_prepare first */
+  ASTAR_EPREPARE = -8, /* the map's derived data is stale or missing for
+                          this query: call astar_grid_prepare first */
+  ASTAR_ECANCELLED = -9 /* a batch's pool closed before it ran */
 };
 
 /* Outcomes of a search: expected results, not errors. */
@@ -782,6 +783,100 @@ int astar_zone_size(const astar_grid *g, int unit, uint32_t id,
 /* Marks the unit's zones for a full relabel at the next prepare. */
 int astar_zones_invalidate(astar_grid *g, int unit);
 
+/*
+ * Snapshots: an immutable, reference-counted copy of a prepared map, for
+ * searches on other threads.  new prepares g for the listed unit classes
+ * (zones included) and copies what a search reads: the base layer (unit
+ * 0's), the listed units' own layers and JPS column bits, their zones and
+ * the heights; units not listed are undefined in the copy.  units == NULL
+ * copies every defined unit.  Later edits of g never touch the copy.  The
+ * copy's memory comes from alloc, which must be callable from any thread
+ * (the binding passes one over malloc); searches read astar_snapshot_grid
+ * through a const pointer, any number at once.  retain / release count
+ * holders from any thread; the last release frees.  retain_live is
+ * retain for a registry that may meet a snapshot whose count already
+ * reached 0 (it then returns 0 and the caller must not use it).
+ * meta: bytes of the caller's (copied; e.g. the binding's unit names).
+ */
+typedef struct astar_snapshot {
+  astar_grid grid;
+  int refs;              /* holders; only through the functions below */
+  size_t bytes;          /* memory the copy holds */
+  void *meta;
+  size_t meta_size;
+  uint64_t tag;          /* the binding's (token registry), 0 at first */
+  uint32_t tag_slot;
+} astar_snapshot;
+int astar_snapshot_new(astar_snapshot **out, astar_grid *g,
+                       const int *units, int nunits, const void *meta,
+                       size_t meta_size, astar_alloc_fn alloc, void *ud);
+void astar_snapshot_retain(astar_snapshot *s);
+int astar_snapshot_retain_live(astar_snapshot *s);
+/* 1 when this was the last holder: the caller then calls
+ * astar_snapshot_free (after taking it out of any registry). */
+int astar_snapshot_release(astar_snapshot *s);
+void astar_snapshot_free(astar_snapshot *s);
+static inline const astar_grid *astar_snapshot_grid(const astar_snapshot *s) {
+  return &s->grid;
+}
+
+/*
+ * Batches and workers.  A batch is a list of queries (start and goal,
+ * 0-based) sharing one query template (its options; no callbacks) on one
+ * const map, with flat results: per query an outcome, a cost and a path
+ * of 1-based uint16 x, y pairs (ASTAR_MAX_SIDE fits).  A batch runs on
+ * the calling thread (astar_batch_run, with a context of the caller's)
+ * or on a worker pool: n threads, each with its own search context,
+ * taking chunks of the queued batches' queries in turn.  A batch's
+ * memory comes from alloc (any thread).  The map must stay alive and
+ * unedited until the batch is done (a snapshot's copy never changes).
+ */
+typedef struct astar_batch_result {
+  int outcome;            /* ASTAR_FOUND, ... */
+  int partial;            /* a path to the closest tile (q->closest) */
+  double cost;
+  uint32_t length;        /* tiles on the path, 0 when none */
+  uint32_t chunk, offset; /* where its path is (astar_batch_path) */
+} astar_batch_result;
+
+typedef struct astar_batch astar_batch;
+typedef struct astar_workers astar_workers;
+
+/* A batch of n queries on g: fill the coordinates (4 per query: sx, sy,
+ * gx, gy, 0-based, in range) into astar_batch_coords, then run or
+ * submit it.  q is copied (with its goals); callbacks must be NULL. */
+int astar_batch_new(astar_batch **out, const astar_grid *g,
+                    const astar_query *q, uint32_t n, astar_alloc_fn alloc,
+                    void *ud);
+int32_t *astar_batch_coords(astar_batch *b);
+uint32_t astar_batch_size(const astar_batch *b);
+void astar_batch_free(astar_batch *b); /* not while queued or running */
+/* Runs every query of b with context s, on this thread. */
+void astar_batch_run(astar_batch *b, astar_search *s);
+/* After it is done: ASTAR_OK, or the first error and the index (0-based)
+ * of the query that met it. */
+int astar_batch_status(const astar_batch *b, uint32_t *query);
+const astar_batch_result *astar_batch_results(const astar_batch *b);
+/* The path of a result: length x, y pairs, 1-based. */
+const uint16_t *astar_batch_path(const astar_batch *b,
+                                 const astar_batch_result *r);
+
+/* The number of processors online (at least 1). */
+int astar_cpu_count(void);
+#define ASTAR_MAX_WORKERS 256
+/* Starts n threads (1 .. ASTAR_MAX_WORKERS).  ENOMEM, or EINVAL when a
+ * thread cannot start (none is left running). */
+int astar_workers_new(astar_workers **out, int n, astar_alloc_fn alloc,
+                      void *ud);
+/* Queues b (ASTAR_EINVAL after close). */
+int astar_workers_submit(astar_workers *w, astar_batch *b);
+int astar_workers_done(astar_workers *w, const astar_batch *b);
+void astar_workers_wait(astar_workers *w, const astar_batch *b);
+int astar_workers_count(const astar_workers *w);
+/* Cancels what is queued, waits for the queries running, joins every
+ * thread and frees the pool; batches submitted are done (cancelled ones
+ * with ASTAR_ECANCELLED) and can be read or freed.  NULL is fine. */
+void astar_workers_free(astar_workers *w);
 /* ---- clearance and large units (clearance.c) ---- */
 
 /* Prepare for an s x s unit of class unit (size 0 or 1: astar_grid_prepare):

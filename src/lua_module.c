@@ -14,6 +14,7 @@
 #include "lua_args.h"
 #include "lua_grid.h"
 #include "lua_sliced.h"
+#include "lua_snapshot.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -316,15 +317,18 @@ static void set_functions(lua_State *L, int up, const luaL_Reg *fns) {
   }
 }
 
-/* Fills the metatable at mt of a type: metamethods, methods (__index),
- * its name, and a __metatable that keeps scripts out of it. */
+/* Fills the metatable at mt of a type: metamethods, methods (__index;
+ * none when methods is NULL), its name, and a __metatable that keeps
+ * scripts out of it. */
 static void open_type(lua_State *L, int up, int mt, const char *name,
                       const luaL_Reg *meta, const luaL_Reg *methods) {
   lua_pushvalue(L, mt);
   set_functions(L, up, meta);
-  lua_newtable(L);
-  set_functions(L, up, methods);
-  lua_setfield(L, -2, "__index");
+  if (methods != NULL) {
+    lua_newtable(L);
+    set_functions(L, up, methods);
+    lua_setfield(L, -2, "__index");
+  }
   lua_pushstring(L, name);
   lua_setfield(L, -2, "__name");
   lua_pushstring(L, name);
@@ -332,10 +336,16 @@ static void open_type(lua_State *L, int up, int mt, const char *name,
   lua_pop(L, 1);
 }
 
+/* A new metatable name in the registry, left on the stack: its index. */
+static int new_metatable(lua_State *L, const char *name) {
+  luaL_newmetatable(L, name);
+  return lua_gettop(L);
+}
+
 static const luaL_Reg *const grid_methods[] = {
     lg_grid_methods, lq_grid_methods, lt_grid_methods, lz_grid_methods,
     lqo_grid_methods, lsi_grid_methods, lf_grid_methods, lp_grid_methods,
-    lk_grid_methods, NULL};
+    lk_grid_methods, lsn_grid_methods, NULL};
 
 /* ---- the option keys, for tools ---- */
 
@@ -374,6 +384,12 @@ static void set_option_keys(lua_State *L) {
       {"astar.Graph", "find_path", lgr_query_keys},
       {POOL_MT, "request", lq_query_keys},
       {POOL_MT, "update", lpf_budget_keys},
+      {SNAP_MT, "find_path", lq_query_keys},
+      {SNAP_MT, "next_step", lq_query_keys},
+      {SNAP_MT, "find_paths", lq_query_keys},
+      {WORKERS_MT, "submit", lq_query_keys},
+      {WORKERS_MT, "results", lw_read_keys},
+      {"astar", "unpack_paths", lw_read_keys},
       {NULL, NULL, NULL}};
   const option_row *r;
   lua_newtable(L);
@@ -401,6 +417,7 @@ int luaopen_astar_core(lua_State *L);
 int luaopen_astar_core(lua_State *L) {
   int up, i;
   lg_open_anchor(L); /* before any grid: its finalizer runs after theirs */
+  lw_open_anchor(L); /* before any pool: closes those left at lua_close */
   set_option_keys(L);
   luaL_newmetatable(L, GRID_MT);
   up = lua_gettop(L);
@@ -429,10 +446,26 @@ int luaopen_astar_core(lua_State *L) {
   open_type(L, up, up + 3, POOL_MT, lpf_pool_meta, lpf_pool_methods);
   open_type(L, up, up + 4, FIELD_MT, lf_field_meta, lf_field_methods);
 
+  /* snapshots, worker pools and batch holders: found by their names in
+   * the registry (luaL_getmetatable), not through upvalues */
+  open_type(L, up, new_metatable(L, SNAP_MT), SNAP_MT, lsn_snap_meta,
+            lsn_snap_methods);
+  lua_getfield(L, -1, "__index");
+  set_functions(L, up, lq_snap_methods);
+  lua_pop(L, 2);
+  open_type(L, up, new_metatable(L, WORKERS_MT), WORKERS_MT, lw_pool_meta,
+            lw_pool_methods);
+  lua_pop(L, 1);
+  open_type(L, up, new_metatable(L, HOLDER_MT), HOLDER_MT, lw_holder_meta,
+            NULL);
+  lua_pop(L, 1);
+
   lua_newtable(L);
   set_functions(L, up, module_functions);
   set_functions(L, up, lpf_module_functions);
   set_functions(L, up, lf_module_functions);
+  set_functions(L, up, lsn_module_functions);
+  set_functions(L, up, lw_module_functions);
   lgr_register(L, lua_gettop(L));
   lst_register(L, lua_gettop(L));
   lua_pushliteral(L, ASTAR_VERSION);

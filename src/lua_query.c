@@ -1,5 +1,6 @@
 /*
- * Everything about a query: grid:find_path and grid:next_step, every
+ * Everything about a query: grid:find_path and grid:next_step (and the
+ * same two on a snapshot, and the options of a snapshot's batch), every
  * option (heuristic, weight, unit, cost callbacks, algorithm, ties, goals,
  * cutoffs, closest, blocked start and goal, stats, explored), the one
  * callback bridge between the core's hooks and Lua functions, and the one
@@ -19,6 +20,7 @@
 #include "lua_args.h"
 #include "lua_grid.h"
 #include "lua_query.h"
+#include "lua_snapshot.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -417,8 +419,44 @@ static void read_options(lua_State *L, int arg, const char *fname,
   double w;
   int i;
 
+  if (Q->snapshot) { /* functions cannot run on a worker thread */
+    static const char *const fns[] = {"tile_cost", "move_cost",
+                                       "heuristic", NULL};
+    for (i = 0; fns[i] != NULL; i++) {
+      lua_getfield(L, arg, fns[i]);
+      if (lua_type(L, -1) == LUA_TFUNCTION)
+        la_error(L, arg, fname, "%s: a snapshot takes no Lua functions "
+                 "(they cannot run on another thread); bake the costs into "
+                 "the grid, or search the grid itself", fns[i]);
+      lua_pop(L, 1);
+    }
+  }
+  if (Q->batch) {
+    static const char *const tabs[] = {"stats", "explored", NULL};
+    static const char *const lists[] = {"avoid", "extra_cost", NULL};
+    for (i = 0; tabs[i] != NULL; i++) {
+      lua_getfield(L, arg, tabs[i]);
+      if (!lua_isnil(L, -1))
+        la_error(L, arg, fname, "%s: not for batches (find_path on the "
+                 "snapshot gives it)", tabs[i]);
+      lua_pop(L, 1);
+    }
+    for (i = 0; lists[i] != NULL; i++) {
+      lua_getfield(L, arg, lists[i]);
+      if (!lua_isnil(L, -1))
+        la_error(L, arg, fname, "%s: not for batches (the same tiles for "
+                 "every query: put them in the grid before the snapshot, or "
+                 "use find_path on the snapshot)", lists[i]);
+      lua_pop(L, 1);
+    }
+  }
+
   /* the unit's size (every query that reads options takes it) */
   q->size = la_size_option(L, arg, fname, g);
+  if (Q->snapshot && q->size > 1)
+    la_error(L, arg, fname, "size: a snapshot holds the layers of one-tile "
+             "units only (size 1), got %d; search the grid itself for "
+             "bigger units", q->size);
   /* costs */
   Q->tile = la_typed_option(L, arg, fname, "tile_cost", LUA_TFUNCTION);
   Q->move = la_typed_option(L, arg, fname, "move_cost", LUA_TFUNCTION);
@@ -503,9 +541,19 @@ static int32_t list_coord(lua_State *L, int arg, const char *fname,
   return (int32_t)c - 1;
 }
 
-void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
-                     astar_query *q, int avoid, int extra) {
-  const astar_grid *g = &ud->g;
+/* A buffer of the overlays: ud's (lg_buffer), or with ud NULL a new
+ * userdata left on the stack (it lives as long as the call). */
+static void *overlay_buffer(lua_State *L, lgrid *ud, int which,
+                            size_t bytes) {
+  if (ud != NULL) return lg_buffer(L, ud, which, bytes);
+  return compat_newuserdata(L, bytes);
+}
+
+/* lq_overlay_fill on the map g: the lists go into ud's buffers, or with
+ * ud NULL (a snapshot's query) into userdata left on the stack. */
+static void overlay_fill(lua_State *L, int arg, const char *fname,
+                         const astar_grid *g, lgrid *ud, astar_query *q,
+                         int avoid, int extra) {
   char buf[64];
   size_t n, i;
   if (avoid != 0) {
@@ -516,7 +564,7 @@ void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
                "of numbers), got %.0f numbers", (double)n);
     if (n / 2 > 0x7FFFFFFF / 8)
       la_error(L, arg, fname, "avoid: too many tiles (%.0f)", (double)n / 2);
-    v = (int32_t *)lg_buffer(L, ud, LG_BUF_AVOID, (n + 2) * sizeof(int32_t));
+    v = (int32_t *)overlay_buffer(L, ud, LG_BUF_AVOID, (n + 2) * sizeof(int32_t));
     for (i = 0; i < n; i++)
       v[i] = list_coord(L, arg, fname, "avoid", avoid, i,
                         i % 2 == 0 ? g->width : g->height, 2);
@@ -534,9 +582,9 @@ void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
     if (n / 3 > 0x7FFFFFFF / 8)
       la_error(L, arg, fname, "extra_cost: too many tiles (%.0f)",
                (double)n / 3);
-    v = (int32_t *)lg_buffer(L, ud, LG_BUF_EXTRA_XY,
+    v = (int32_t *)overlay_buffer(L, ud, LG_BUF_EXTRA_XY,
                              (2 * (n / 3) + 2) * sizeof(int32_t));
-    c = (double *)lg_buffer(L, ud, LG_BUF_EXTRA_COST,
+    c = (double *)overlay_buffer(L, ud, LG_BUF_EXTRA_COST,
                             (n / 3 + 1) * sizeof(double));
     for (i = 0; i < n / 3; i++) {
       double k;
@@ -559,42 +607,62 @@ void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
   }
 }
 
-void lq_read(lua_State *L, const char *fname, lgrid *ud, int grid,
-             lq_query *Q, const char *const keys[]) {
+void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
+                     astar_query *q, int avoid, int extra) {
+  overlay_fill(L, arg, fname, &ud->g, ud, q, avoid, extra);
+}
+
+/* The options beside read_options' (heuristic name, weight, unit, zones)
+ * at arg, for the map g, unit names from the object at stack index obj
+ * (a grid, or a snapshot: then its unit must be in the copy). */
+static void query_options(lua_State *L, int arg, const char *fname,
+                          const astar_grid *g, int obj, lq_query *Q) {
+  astar_query *q = &Q->q;
+  if (!heuristic_function(L, arg))
+    q->heuristic = la_enum(L, arg, fname, "heuristic", heuristic_names,
+                           HEURISTIC_LIST, ASTAR_H_DEFAULT);
+  q->weight = la_number(L, arg, fname, "weight", 1.0, 1e9,
+                        "a number in [1, 1e+09]", 1.0);
+  q->unit = lt_unit_option(L, arg, fname, obj);
+  if (Q->snapshot && !astar_unit_defined(g, q->unit)) {
+    char buf[64];
+    lua_getfield(L, arg, "unit");
+    la_error(L, arg, fname, "unit %s is not in this snapshot (grid:"
+             "snapshot(units) left it out)",
+             la_describe(L, -1, buf, sizeof buf));
+  }
+  lua_getfield(L, arg, "zones");
+  if (!lua_isnil(L, -1)) {
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TBOOLEAN)
+      la_error(L, arg, fname, "zones must be a boolean, got %s",
+               la_describe(L, -1, buf, sizeof buf));
+    q->no_zones = !lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
+  read_options(L, arg, fname, g, Q);
+}
+
+/* lq_read on the map bounds (a grid's or a snapshot's), unit names from
+ * the object at stack index obj. */
+static void read_args(lua_State *L, const char *fname, const astar_grid *bounds,
+                      int obj, lq_query *Q, const char *const keys[]) {
   astar_query *q = &Q->q;
   int opts;
   if (keys == NULL) keys = query_keys;
   Q->L = L;
-  Q->ud = ud;
   Q->arg = 6;
   astar_query_defaults(q);
-  q->sx = la_x(L, 2, fname, "sx", &ud->g);
-  q->sy = la_y(L, 3, fname, "sy", &ud->g);
+  q->sx = la_x(L, 2, fname, "sx", bounds);
+  q->sy = la_y(L, 3, fname, "sy", bounds);
   opts = la_options(L, 6, fname, keys);
   if (opts && lua_isnil(L, 4) && lua_isnil(L, 5) && has_goals(L, 6)) {
     q->no_main_goal = 1; /* the goals option alone */
   } else {
-    q->gx = la_x(L, 4, fname, "gx", &ud->g);
-    q->gy = la_y(L, 5, fname, "gy", &ud->g);
+    q->gx = la_x(L, 4, fname, "gx", bounds);
+    q->gy = la_y(L, 5, fname, "gy", bounds);
   }
-  if (opts) {
-    if (!heuristic_function(L, 6))
-      q->heuristic = la_enum(L, 6, fname, "heuristic", heuristic_names,
-                             HEURISTIC_LIST, ASTAR_H_DEFAULT);
-    q->weight = la_number(L, 6, fname, "weight", 1.0, 1e9,
-                          "a number in [1, 1e+09]", 1.0);
-    q->unit = lt_unit_option(L, 6, fname, grid);
-    lua_getfield(L, 6, "zones");
-    if (!lua_isnil(L, -1)) {
-      char buf[64];
-      if (lua_type(L, -1) != LUA_TBOOLEAN)
-        la_error(L, 6, fname, "zones must be a boolean, got %s",
-                 la_describe(L, -1, buf, sizeof buf));
-      q->no_zones = !lua_toboolean(L, -1);
-    }
-    lua_pop(L, 1);
-    read_options(L, 6, fname, &ud->g, Q);
-  }
+  if (opts) query_options(L, 6, fname, bounds, obj, Q);
   if (Q->out != 0 && Q->explored != 0 && lua_rawequal(L, Q->out, Q->explored))
     la_error(L, 6, fname, "explored must not be the path table (argument %d)",
              Q->out);
@@ -602,21 +670,36 @@ void lq_read(lua_State *L, const char *fname, lgrid *ud, int grid,
   luaL_checkstack(L, 16, fname);
 }
 
-void lq_check(lua_State *L, const char *fname, astar_grid *g, lq_query *Q) {
-  astar_query *q = &Q->q;
-  int st, reason;
-  st = astar_grid_prepare_size(g, q->unit, q->size,
-                               q->no_zones ? 0u : ASTAR_PREPARE_ZONES);
-  if (st != ASTAR_OK) la_raise(L, st, fname);
+void lq_read(lua_State *L, const char *fname, lgrid *ud, int grid,
+             lq_query *Q, const char *const keys[]) {
+  Q->ud = ud;
+  read_args(L, fname, &ud->g, grid, Q, keys);
+}
+
+/* Does Q's algorithm take Q's options on g?  A Lua error naming them at
+ * argument arg when not. */
+static void check_algorithm(lua_State *L, int arg, const char *fname,
+                            const astar_grid *g, const lq_query *Q) {
+  const astar_query *q = &Q->q;
+  int reason;
   if (q->algorithm == ASTAR_ALGO_JPS || q->algorithm >= ASTAR_ALGO_IDA) {
     reason = astar_query_refusal(g, q);
     if (reason == ASTAR_REFUSE_LINKS && q->algorithm == ASTAR_ALGO_JPS)
       reason = ASTAR_REFUSE_NONE; /* A* runs instead (stats.algorithm) */
     if (reason != ASTAR_REFUSE_NONE)
-      la_error(L, 6, fname, "algorithm '%s' needs %s",
+      la_error(L, arg, fname, "algorithm '%s' needs %s",
                Q->algorithm != NULL ? Q->algorithm : "jps",
                refusal_words(reason));
   }
+}
+
+void lq_check(lua_State *L, const char *fname, astar_grid *g, lq_query *Q) {
+  astar_query *q = &Q->q;
+  int st;
+  st = astar_grid_prepare_size(g, q->unit, q->size,
+                               q->no_zones ? 0u : ASTAR_PREPARE_ZONES);
+  if (st != ASTAR_OK) la_raise(L, st, fname);
+  check_algorithm(L, 6, fname, g, Q);
 }
 
 /* Reads the query (lq_read, with the option keys of fname), takes the
@@ -638,16 +721,61 @@ static astar_grid *read_query(lua_State *L, const char *fname, lq_query *Q,
  * grid is still busy (the path is in its context): the caller reads it
  * out and calls lg_leave.  Any failure raises, with the grid idle
  * again. */
+static void query_leave(lq_query *Q) {
+  if (Q->sud != NULL)
+    lsn_leave(Q->sud);
+  else
+    lg_leave(Q->ud);
+}
+
+static void query_report(lua_State *L, lq_query *Q) {
+  if (Q->sud != NULL)
+    lsn_report(L, Q->sud);
+  else
+    lg_report(L, Q->ud);
+}
+
 static void search_query(lua_State *L, const char *fname, lq_query *Q,
-                         astar_grid *g) {
-  lgrid *ud = Q->ud;
+                         const astar_grid *g) {
   int st;
-  lg_enter(ud);
-  st = astar_find_path(&ud->ctx, g, &Q->q, &Q->r);
+  if (Q->sud != NULL) {
+    Q->ctx = &Q->sud->ctx;
+    lsn_enter(Q->sud);
+  } else {
+    Q->ctx = &Q->ud->ctx;
+    lg_enter(Q->ud);
+  }
+  Q->map = g;
+  st = astar_find_path(Q->ctx, g, &Q->q, &Q->r);
   if (st != ASTAR_OK) {
-    lg_leave(ud);
+    query_leave(Q);
     lq_raise_failure(L, fname, Q, st);
   }
+}
+
+/* The snapshot's read_query: every argument read while a hold of our own
+ * keeps the copy alive (option metamethods may close the snapshot), the
+ * overlays into userdata on the stack, then the map and the algorithm's
+ * check (a snapshot is prepared when it is made: nothing to prepare). */
+static const astar_grid *read_snap_query(lua_State *L, const char *fname,
+                                         lq_query *Q,
+                                         const char *const keys[]) {
+  lsnap *sud = lsn_check(L, 1, fname);
+  lholder *hold = lw_push_holder(L);
+  const astar_grid *g;
+  astar_snapshot_retain(sud->snap);
+  hold->s = sud->snap;
+  Q->snapshot = 1;
+  read_args(L, fname, astar_snapshot_grid(hold->s), 1, Q, keys);
+  overlay_fill(L, 6, fname, astar_snapshot_grid(hold->s), NULL, &Q->q,
+               Q->avoid, Q->extra);
+  luaL_checkstack(L, 16, fname);
+  /* every argument read: now the map (no Lua code runs until the search) */
+  g = lsn_core(L, sud, fname);
+  lw_holder_free(hold); /* the userdata's own hold keeps it now */
+  Q->sud = sud;
+  check_algorithm(L, 6, fname, g, Q);
+  return g;
 }
 
 /* ---- reading a result out ---- */
@@ -688,8 +816,8 @@ void lq_explored_table(lua_State *L, int t, const astar_search *s) {
  * Returns the path table. */
 static int read_path(lua_State *L, void *p) {
   lq_query *Q = (lq_query *)p;
-  const astar_search *s = &Q->ud->ctx;
-  const astar_grid *g = &Q->ud->g;
+  const astar_search *s = Q->ctx;
+  const astar_grid *g = Q->map;
   uint32_t node;
   lua_Integer i, len = 2 * (lua_Integer)Q->r.length;
   if (lua_istable(L, 2)) lq_explored_table(L, 2, s);
@@ -718,7 +846,7 @@ static int read_path(lua_State *L, void *p) {
 /* In protected mode: only the explored tiles (into the table at 1). */
 static int read_explored(lua_State *L, void *p) {
   lq_query *Q = (lq_query *)p;
-  lq_explored_table(L, 1, &Q->ud->ctx);
+  lq_explored_table(L, 1, Q->ctx);
   return 0;
 }
 
@@ -731,14 +859,14 @@ static void leave_explored(lua_State *L, lq_query *Q) {
     lua_pushvalue(L, Q->explored);
     st = lg_protected_call(L, 1, 0);
   }
-  lg_leave(Q->ud);
+  query_leave(Q);
   if (st != 0) lua_error(L);
 }
 
 /* grid:find_path(sx, sy, gx, gy [, options [, out]])
  *   -> path, cost, expanded [, reason] | nil, reason, expanded
  * (a 4th value, the reason, when the path is partial: `closest`) */
-static int g_find_path(lua_State *L) {
+static int find_path(lua_State *L, int snapshot) {
   char buf[64];
   lq_query Q;
   int st, found, t = lua_type(L, 7);
@@ -748,8 +876,12 @@ static int g_find_path(lua_State *L) {
              la_describe(L, 7, buf, sizeof buf));
   lua_settop(L, 7);
   Q.out = t == LUA_TTABLE ? 7 : 0;
-  search_query(L, "find_path", &Q, read_query(L, "find_path", &Q,
-                                               query_keys));
+  if (snapshot)
+    search_query(L, "find_path", &Q, read_snap_query(L, "find_path", &Q,
+                                                      query_keys));
+  else
+    search_query(L, "find_path", &Q, read_query(L, "find_path", &Q,
+                                                 query_keys));
   found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
   if (found) {
     lg_pcall pc;
@@ -760,7 +892,7 @@ static int g_find_path(lua_State *L) {
     else
       lua_pushnil(L);
     st = lg_protected_call(L, 2, 1);
-    lg_leave(Q.ud);
+    query_leave(&Q);
     if (st != 0) lua_error(L);
   } else {
     leave_explored(L, &Q);
@@ -771,16 +903,20 @@ static int g_find_path(lua_State *L) {
     lua_pushnil(L);
     lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
     lua_pushinteger(L, (lua_Integer)Q.r.expanded);
-    lg_report(L, Q.ud);
+    query_report(L, &Q);
     return 3;
   }
   lua_pushnumber(L, (lua_Number)Q.r.cost);
   lua_pushinteger(L, (lua_Integer)Q.r.expanded);
   if (Q.r.partial) /* closest: why the goal was not reached */
     lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
-  lg_report(L, Q.ud);
+  query_report(L, &Q);
   return Q.r.partial ? 4 : 3;
 }
+
+static int g_find_path(lua_State *L) { return find_path(L, 0); }
+/* snap:find_path: as the grid's, on the snapshot's copy */
+static int s_find_path(lua_State *L) { return find_path(L, 1); }
 
 /* ---- next_step that remembers ---- */
 
@@ -876,16 +1012,20 @@ static int remember_option(lua_State *L) {
 
 /* grid:next_step(sx, sy, gx, gy [, options]) -> x, y, cost [, reason]
  *   | nil, reason */
-static int g_next_step(lua_State *L) {
+static int next_step(lua_State *L, int snapshot) {
   lq_query Q;
   int32_t x = 0, y = 0;
-  int found, keep, from_memory = 0;
-  astar_grid *g;
+  int found, keep = 0, from_memory = 0;
+  const astar_grid *g;
   memset(&Q, 0, sizeof Q);
   lua_settop(L, 6);
-  keep = remember_option(L);
-  g = read_query(L, "next_step", &Q, next_step_keys);
-  keep = keep && rememberable(&Q);
+  if (snapshot) { /* no memory: a snapshot's copy never changes anyway */
+    g = read_snap_query(L, "next_step", &Q, query_keys);
+  } else {
+    keep = remember_option(L);
+    g = read_query(L, "next_step", &Q, next_step_keys);
+    keep = keep && rememberable(&Q);
+  }
   if (keep && memory_fits(&Q.ud->memory, g, &Q.q)) {
     lg_memory *m = &Q.ud->memory;
     long k = memory_find(m, Q.q.sx, Q.q.sy);
@@ -910,14 +1050,14 @@ static int g_next_step(lua_State *L) {
     search_query(L, "next_step", &Q, g);
     found = Q.r.outcome == ASTAR_FOUND || Q.r.partial;
     if (found) { /* read in C, the grid still busy */
-      const astar_search *s = &Q.ud->ctx;
+      const astar_search *s = Q.ctx;
       uint32_t node, step;
       node = step = astar_path_last(s);
       while (astar_path_prev(s, &node)) {
         if (node == s->last_start) break;
         step = node;
       }
-      astar_xy(&Q.ud->g, step, &x, &y);
+      astar_xy(Q.map, step, &x, &y);
       if (keep && !Q.r.partial) remember(Q.ud, &Q);
     }
     leave_explored(L, &Q);
@@ -931,15 +1071,37 @@ static int g_next_step(lua_State *L) {
   if (!found) {
     lua_pushnil(L);
     lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
-    lg_report(L, Q.ud);
+    query_report(L, &Q);
     return 2;
   }
   lua_pushinteger(L, x + 1);
   lua_pushinteger(L, y + 1);
   lua_pushnumber(L, (lua_Number)Q.r.cost);
   if (Q.r.partial) lua_pushstring(L, lq_outcome_names[Q.r.outcome]);
-  lg_report(L, Q.ud);
+  query_report(L, &Q);
   return Q.r.partial ? 4 : 3;
+}
+
+static int g_next_step(lua_State *L) { return next_step(L, 0); }
+/* snap:next_step: as the grid's (no `remember`), on the snapshot's copy */
+static int s_next_step(lua_State *L) { return next_step(L, 1); }
+
+/* ---- a batch's options ---- */
+
+void lq_batch_options(lua_State *L, int arg, const char *fname,
+                      const astar_grid *g, int obj, astar_query *q) {
+  lq_query Q;
+  memset(&Q, 0, sizeof Q);
+  Q.L = L;
+  Q.snapshot = Q.batch = 1;
+  Q.arg = arg;
+  astar_query_defaults(&Q.q);
+  if (la_options(L, arg, fname, query_keys))
+    query_options(L, arg, fname, g, obj, &Q);
+  check_algorithm(L, arg, fname, g, &Q);
+  *q = Q.q;
+  q->fn_ud = NULL;
+  q->heuristic_ud = NULL;
 }
 
 const char *const *const lq_query_keys = query_keys;
@@ -949,3 +1111,8 @@ const luaL_Reg lq_grid_methods[] = {
     {"next_step", g_next_step},
     {NULL, NULL}};
 const char *const *const lq_next_step_keys = next_step_keys;
+
+const luaL_Reg lq_snap_methods[] = {
+    {"find_path", s_find_path},
+    {"next_step", s_next_step},
+    {NULL, NULL}};

@@ -16,7 +16,12 @@
  * and what a callback reported. */
 typedef struct lq_query {
   lua_State *L;
-  lgrid *ud;
+  lgrid *ud;         /* the grid searched, or NULL (a snapshot's query) */
+  struct lsnap *sud; /* the snapshot searched, or NULL */
+  int snapshot;      /* a snapshot's query: no Lua functions, size 1 */
+  int batch;         /* a batch's options: no stats, explored, overlays */
+  astar_search *ctx; /* the context and map searched (set at the search) */
+  const astar_grid *map;
   int arg;           /* the options' argument number */
   int tile, move;    /* stack indices of the cost callbacks, 0 when absent */
   int hfn;           /* the heuristic function, 0 when absent */

@@ -139,4 +139,30 @@ function astar.render(grid, path)
   return table.concat(rows, "\n")
 end
 
+--- The path of query i of a batch's results table (pool:results,
+--- astar.unpack_paths) as a flat {x1, y1, ...}, or nil when it has none.
+---@param r table a results table
+---@param i integer the query's number, 1..r.n
+---@param out? table reused for the path (cleared past its end)
+---@return table|nil path
+function astar.path_of(r, i, out)
+  if type(r) ~= "table" or type(r.length) ~= "table" then
+    raise(1, "path_of", "results table expected, got " .. describe(r))
+  end
+  if type(i) ~= "number" or i ~= floor(i) or i < 1 or i > (r.n or 0) then
+    raise(2, "path_of", ("i must be an integer in 1..%d, got %s"):format(
+      r.n or 0, describe(i)))
+  end
+  if out ~= nil and type(out) ~= "table" then
+    raise(3, "path_of", "out must be a table, got " .. describe(out))
+  end
+  local n = r.length[i]
+  if n == 0 then return nil end
+  out = out or {}
+  local path, first = r.path, r.start[i] - 1
+  for k = 1, 2 * n do out[k] = path[first + k] end
+  for k = #out, 2 * n + 1, -1 do out[k] = nil end
+  return out
+end
+
 return astar

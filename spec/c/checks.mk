@@ -126,3 +126,42 @@ lint: lint-sources check-library
 	@echo "lint: cppcheck and clang-tidy clean"
 
 .PHONY: lint lint-sources check-library
+
+# Threads (issue 16): spec/c/threads_host.c runs spec/c/threads_stress.lua
+# in several Lua states on several threads at once (snapshots, tokens,
+# pools), once under ThreadSanitizer and once under ASan + LeakSanitizer;
+# any report fails the run.  TAP in build/results/tsan.tap and
+# threads-asan.tap.  THREADS_ARGS: e.g. --states 8 --rounds 200.
+TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+THREADS_ARGS ?= --states 6 --rounds 200
+
+build/tsan/astar/core.so: $(CORE_SRC) $(BIND_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(PTHREAD) $(TSAN_FLAGS) -fPIC -I$(INC_5.4) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC)
+
+build/tsan/threads_host: spec/c/threads_host.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OOM_CFLAGS) $(PTHREAD) $(TSAN_FLAGS) -o $@ $< $(OOM_LIBS)
+
+build/oom/threads_host_asan: spec/c/threads_host.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OOM_CFLAGS) $(PTHREAD) $(SAN_FLAGS) -o $@ $< $(OOM_LIBS)
+
+tsan: build/tsan/threads_host build/tsan/astar/core.so build/oom/threads_host_asan build/asan/astar/core.so
+	@mkdir -p build/results; status=0; \
+	echo "== threads_host under ThreadSanitizer ($(THREADS_ARGS))"; \
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+	  build/tsan/threads_host --cpath 'build/tsan/?.so' $(THREADS_ARGS) \
+	  spec/c/threads_stress.lua > build/results/tsan.tap 2> build/tsan/stderr.txt || status=1; \
+	cat build/results/tsan.tap; head -n 60 build/tsan/stderr.txt; \
+	echo "== threads_host under ASan + LeakSanitizer"; \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  build/oom/threads_host_asan --cpath 'build/asan/?.so' $(THREADS_ARGS) \
+	  spec/c/threads_stress.lua > build/results/threads-asan.tap || status=1; \
+	cat build/results/threads-asan.tap; \
+	for f in tsan threads-asan; do grep -q '^not ok' build/results/$$f.tap || \
+	  [ $$status -eq 0 ] || echo "not ok - $$f: the host exited with an error" >> build/results/$$f.tap; done; \
+	exit $$status
+
+.PHONY: tsan
