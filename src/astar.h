@@ -856,6 +856,8 @@ int astar_smooth(const astar_grid *g, int unit, int size, const int32_t *xy,
  * while it is followed (next, directions), and writes only itself.
  */
 enum { ASTAR_FIELD_TO = 0, ASTAR_FIELD_FROM = 1 };
+/* The direction astar_field_next reports for a step through a link. */
+#define ASTAR_FIELD_LINK 8
 
 typedef struct astar_field {
   astar_search ctx;     /* stamps, heap positions, heap, callback memo */
@@ -870,6 +872,16 @@ typedef struct astar_field {
   int memo;             /* a tile callback's costs in ctx.memo (tag) */
   uint64_t version;     /* the map's edit counter when it was built */
   uint32_t expanded;    /* tiles closed by the last build or rescan */
+  int size;             /* the unit's size (1: one tile) */
+  int links;            /* the grid's links were followed */
+  /* The build's overlays, copied (the caller's lists may go): navoid
+   * avoided tiles (goals left out) and nextra tiles with their costs, as
+   * x, y pairs in ov_xy (avoided first); stamped in ctx's marks (mtag)
+   * for the build and for following the field. */
+  int32_t *ov_xy;
+  double *ov_cost;
+  size_t ov_navoid, ov_nextra, ov_cap;
+  uint32_t mtag;        /* the marks' tag, 0: no overlay */
 } astar_field;
 
 /* How a field is built.  goals: ngoals x, y pairs (0-based, in range;
@@ -887,6 +899,12 @@ typedef struct astar_field_query {
   double max_cost;
   astar_tile_fn tile_fn;
   void *fn_ud;
+  int size;                 /* an s x s unit (0, 1: one tile) */
+  const int32_t *avoid;     /* as astar_query's: navoid x, y pairs */
+  size_t navoid;
+  const int32_t *extra_tiles; /* nextra x, y pairs, extra_costs[k] */
+  const double *extra_costs;
+  size_t nextra;
 } astar_field_query;
 
 void astar_field_query_defaults(astar_field_query *q);
@@ -927,7 +945,9 @@ static inline int astar_field_has(const astar_field *f, uint32_t i) {
  * i -> next, for a "from" field a move next -> i walked backwards.  Among
  * equal-best steps the first in direction order, or with rng a seeded
  * uniform choice.  Returns 1 and sets *next, *step (the step's cost) and
- * *dir (the direction moved, ASTAR_N..ASTAR_NW); 0 when i has no value or
+ * *dir (the direction moved, ASTAR_N..ASTAR_NW, or ASTAR_FIELD_LINK for a
+ * step through a grid link: *next is then the link's other end); 0 when
+ * i has no value or
  * no step leads downhill (a goal). */
 int astar_field_next(const astar_field *f, const astar_grid *g,
                      const astar_layer *L, uint32_t i, uint64_t *rng,

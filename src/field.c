@@ -46,6 +46,10 @@ void astar_field_release(astar_field *f) {
   astar__mem_free(s->alloc, s->alloc_ud, f->value, f->ntiles, sizeof(float));
   astar__mem_free(s->alloc, s->alloc_ud, f->order, f->ntiles,
                   sizeof(uint32_t));
+  astar__mem_free(s->alloc, s->alloc_ud, f->ov_xy, 2 * f->ov_cap,
+                  sizeof(int32_t));
+  astar__mem_free(s->alloc, s->alloc_ud, f->ov_cost, f->ov_cap,
+                  sizeof(double));
   astar_search_release(s);
   astar_field_init(f, s->alloc, s->alloc_ud);
 }
@@ -54,6 +58,8 @@ size_t astar_field_memory(const astar_field *f) {
   size_t n = astar_search_memory(&f->ctx);
   if (f->value != NULL) n += (size_t)f->ntiles * sizeof(float);
   if (f->order != NULL) n += (size_t)f->ntiles * sizeof(uint32_t);
+  if (f->ov_xy != NULL)
+    n += f->ov_cap * (2 * sizeof(int32_t) + sizeof(double));
   return n;
 }
 
@@ -101,7 +107,13 @@ typedef struct build {
   double max_cost;
   int corners;
   int symmetric; /* every legal move's reverse is legal (no height limit) */
+  int x;         /* overlays or links: the general expansion (expand_x) */
+  const uint32_t *mark; /* the overlay's marks (tag f->mtag), or NULL */
+  const double *add;
+  const uint64_t *near;
 } build;
+
+static int expand_x(build *B, size_t *n, uint32_t u, double g);
 
 /* The tile callback's cost of tile v (0: closed), memoized per build. */
 static int tile_value(build *B, uint32_t v, double *out) {
@@ -236,6 +248,10 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
     if (n > 1) astar__heap_pop(s->heap, s->heap_pos, n, 0);
     n--;
     close_tile(B, u, g);
+    if (B->x) { /* overlays or links */
+      if ((st = expand_x(B, &n, u, g)) != ASTAR_OK) return st;
+      continue;
+    }
     if (to && B->symmetric) { /* w -> u is legal when u -> w is */
       if (fn) {
         if ((st = tile_value(B, u, &cu)) != ASTAR_OK) return st;
@@ -321,6 +337,131 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
   return ASTAR_OK;
 }
 
+/* The general expansion of tile u (closed at g), with overlays (avoided
+ * tiles get no value and block corners, extra costs add to entering a
+ * tile) and links (a link a -> b at cost c is one more move; for a "to"
+ * field it offers b's value plus c to a).  A link's cost counts whole,
+ * plus the extra cost of the tile it enters, as in the search. */
+static int expand_x(build *B, size_t *n, uint32_t u, double g) {
+  astar_field *f = B->f;
+  astar_search *s = &f->ctx;
+  const astar_grid *G = B->G;
+  const astar_layer *L = &B->L;
+  const uint32_t done = B->tag | ASTAR__STAMP_CLOSED;
+  const uint32_t mtag = f->mtag;
+  const int fn = B->q->tile_fn != NULL;
+  int st;
+  unsigned m;
+  if (B->q->direction == ASTAR_FIELD_TO) {
+    double cu, add = 0.0;
+    if (fn) {
+      if ((st = tile_value(B, u, &cu)) != ASTAR_OK) return st;
+      if (!(cu > 0.0)) return ASTAR_OK; /* nobody may enter u */
+    } else {
+      cu = (double)L->cost[u];
+    }
+    if (B->mark != NULL) {
+      if (astar__marked(B->mark, mtag, u, ASTAR__MARK_AVOID)) return ASTAR_OK;
+      if (astar__marked(B->mark, mtag, u, ASTAR__MARK_EXTRA)) add = B->add[u];
+    }
+    m = astar__rule_dirs(G->diagonal);
+    while (m) {
+      unsigned d = astar__lowest_bit(m);
+      uint32_t w = (uint32_t)((int32_t)u - G->offset[d]);
+      double ng;
+      m &= m - 1;
+      if (!((L->moves[w] >> d) & 1u) || !astar__bit(L->passable, w)) continue;
+      if ((s->stamp[w] & (ASTAR__STAMP_GEN | ASTAR__STAMP_CLOSED)) == done)
+        continue;
+      if (B->mark != NULL &&
+          (astar__marked(B->mark, mtag, w, ASTAR__MARK_AVOID) ||
+           (astar__bit(B->near, w) &&
+            !astar__overlay_moves(G, L->passable, B->mark, mtag, w,
+                                  1u << d))))
+        continue;
+      if (fn && d >= 4) {
+        int ok;
+        if ((st = corner_ok(B, w, d, &ok)) != ASTAR_OK) return st;
+        if (!ok) continue;
+      }
+      ng = g + G->step_length[d] * (cu + add);
+      if (L->height != NULL) ng += astar__climb_cost(L, w, u);
+      if (ng > B->max_cost) continue;
+      if ((st = offer(B, n, w, ng, reverse_dir[d])) != ASTAR_OK) return st;
+    }
+    if (f->links && astar__bit(G->link_bits, u)) { /* links into u */
+      size_t k;
+      for (k = 0; k < G->nlinks; k++) {
+        const astar_link *l = &G->links[k];
+        uint32_t w = l->from;
+        double ng;
+        if (l->to != u || !astar__bit(L->passable, w)) continue;
+        if ((s->stamp[w] & (ASTAR__STAMP_GEN | ASTAR__STAMP_CLOSED)) == done)
+          continue;
+        if (B->mark != NULL &&
+            astar__marked(B->mark, mtag, w, ASTAR__MARK_AVOID))
+          continue;
+        ng = g + l->cost + add;
+        if (ng > B->max_cost) continue;
+        if ((st = offer(B, n, w, ng, 0)) != ASTAR_OK) return st;
+      }
+    }
+    return ASTAR_OK;
+  }
+  /* "from": u's own moves, then its links */
+  m = L->moves[u];
+  if (B->mark != NULL && astar__bit(B->near, u))
+    m = astar__overlay_moves(G, L->passable, B->mark, mtag, u, m);
+  while (m) {
+    unsigned d = astar__lowest_bit(m);
+    uint32_t v = (uint32_t)((int32_t)u + G->offset[d]);
+    double cv, ng;
+    m &= m - 1;
+    if ((s->stamp[v] & (ASTAR__STAMP_GEN | ASTAR__STAMP_CLOSED)) == done)
+      continue;
+    if (fn) {
+      int ok;
+      if ((st = tile_value(B, v, &cv)) != ASTAR_OK) return st;
+      if (!(cv > 0.0)) continue;
+      if ((st = corner_ok(B, u, d, &ok)) != ASTAR_OK) return st;
+      if (!ok) continue;
+    } else {
+      cv = (double)L->cost[v];
+    }
+    if (B->mark != NULL && astar__marked(B->mark, mtag, v, ASTAR__MARK_EXTRA))
+      cv += B->add[v];
+    ng = g + G->step_length[d] * cv;
+    if (L->height != NULL) ng += astar__climb_cost(L, u, v);
+    if (ng > B->max_cost) continue;
+    if ((st = offer(B, n, v, ng, d)) != ASTAR_OK) return st;
+  }
+  if (f->links && astar__bit(G->link_bits, u)) {
+    const astar_link *l;
+    size_t k, nl;
+    astar__links_from(G, u, &l, &nl);
+    for (k = 0; k < nl; k++, l++) {
+      uint32_t v = l->to;
+      double ng = g + l->cost;
+      if (!astar__bit(L->passable, v)) continue;
+      if ((s->stamp[v] & (ASTAR__STAMP_GEN | ASTAR__STAMP_CLOSED)) == done)
+        continue;
+      if (B->mark != NULL) {
+        if (astar__marked(B->mark, mtag, v, ASTAR__MARK_AVOID)) continue;
+        if (astar__marked(B->mark, mtag, v, ASTAR__MARK_EXTRA))
+          ng += B->add[v];
+      }
+      if (fn) {
+        double c;
+        if ((st = tile_value(B, v, &c)) != ASTAR_OK) return st;
+        if (!(c > 0.0)) continue;
+      }
+      if (ng > B->max_cost) continue;
+      if ((st = offer(B, n, v, ng, 0)) != ASTAR_OK) return st;
+    }
+  }
+  return ASTAR_OK;
+}
+
 /* Breadth-first: every step costs `step`, every source starts at g0 and
  * is in order[0 .. count) already, closed.  Level k is order[lo .. hi). */
 static void run_levels(build *B, double g0, double step) {
@@ -372,11 +513,88 @@ static double uniform_step(const build *B) {
   const astar_range *r = (u == NULL || !u->own) ? &G->range : &u->range;
   unsigned dirs = astar__rule_dirs(G->diagonal), d;
   double len = G->cardinal_length;
-  if (B->q->tile_fn != NULL || B->L.height != NULL) return 0.0;
+  if (B->q->tile_fn != NULL || B->L.height != NULL || B->x) return 0.0;
   if (r->dirty || r->min_count == 0 || r->min != r->max) return 0.0;
   for (d = 0; d < 8; d++)
     if ((dirs & (1u << d)) && G->step_length[d] != len) return 0.0;
   return len * (double)r->min;
+}
+
+/* Room for n overlay tiles in f's own copy. */
+static int overlay_room(astar_field *f, size_t n) {
+  astar_search *s = &f->ctx;
+  int32_t *xy;
+  double *c;
+  if (n <= f->ov_cap) return ASTAR_OK;
+  if (n > SIZE_MAX / 16) return ASTAR_ENOMEM;
+  xy = (int32_t *)astar__mem(s->alloc, s->alloc_ud, 2 * n, sizeof(int32_t));
+  if (xy == NULL) return ASTAR_ENOMEM;
+  c = (double *)astar__mem(s->alloc, s->alloc_ud, n, sizeof(double));
+  if (c == NULL) {
+    astar__mem_free(s->alloc, s->alloc_ud, xy, 2 * n, sizeof(int32_t));
+    return ASTAR_ENOMEM;
+  }
+  astar__mem_free(s->alloc, s->alloc_ud, f->ov_xy, 2 * f->ov_cap,
+                  sizeof(int32_t));
+  astar__mem_free(s->alloc, s->alloc_ud, f->ov_cost, f->ov_cap,
+                  sizeof(double));
+  f->ov_xy = xy;
+  f->ov_cost = c;
+  f->ov_cap = n;
+  return ASTAR_OK;
+}
+
+/* q's overlays stamped in f's marks (goals never avoided), then copied
+ * into f's own lists (the avoided tiles that stayed avoided, then the
+ * extra costs), so that following the field, a flee and a rescan see
+ * them after q's lists are gone.  q's lists may be f's own (a rescan). */
+static int overlay_setup(build *B, astar_field *f, const astar_grid *G,
+                         const astar_field_query *q) {
+  astar_search *s = &f->ctx;
+  astar_query tq;
+  size_t i, k = 0, n;
+  uint32_t tag;
+  int st;
+  if (q->navoid == 0 && q->nextra == 0) {
+    f->ov_navoid = f->ov_nextra = 0;
+    return ASTAR_OK;
+  }
+  if (q->navoid > SIZE_MAX / 16 - q->nextra) return ASTAR_ENOMEM;
+  memset(&tq, 0, sizeof tq);
+  tq.avoid = q->avoid;
+  tq.navoid = q->navoid;
+  tq.extra_tiles = q->extra_tiles;
+  tq.extra_costs = q->extra_costs;
+  tq.nextra = q->nextra;
+  tq.goals = q->goals;
+  tq.ngoals = q->goals != NULL ? q->ngoals : 0;
+  if ((st = astar__overlay_stamp(s, G, &tq, UINT32_MAX, UINT32_MAX, &tag)) !=
+      ASTAR_OK)
+    return st;
+  n = q->navoid + q->nextra;
+  if (q->avoid != f->ov_xy && (st = overlay_room(f, n)) != ASTAR_OK)
+    return st;
+  /* in place when q's lists are f's: writes never pass reads */
+  for (i = 0; i < q->navoid; i++) {
+    uint32_t v = astar_index(G, q->avoid[2 * i], q->avoid[2 * i + 1]);
+    if (!astar__marked(s->overlay->mark, tag, v, ASTAR__MARK_AVOID))
+      continue; /* a goal */
+    f->ov_xy[2 * k] = q->avoid[2 * i];
+    f->ov_xy[2 * k + 1] = q->avoid[2 * i + 1];
+    k++;
+  }
+  f->ov_navoid = k;
+  for (i = 0; i < q->nextra; i++) {
+    f->ov_xy[2 * (k + i)] = q->extra_tiles[2 * i];
+    f->ov_xy[2 * (k + i) + 1] = q->extra_tiles[2 * i + 1];
+    f->ov_cost[i] = q->extra_costs[i];
+  }
+  f->ov_nextra = q->nextra;
+  f->mtag = tag;
+  B->mark = s->overlay->mark;
+  B->add = s->overlay->add;
+  B->near = s->overlay->near;
+  return ASTAR_OK;
 }
 
 /* Common setup: the layer, a fresh generation, the memo. */
@@ -394,11 +612,17 @@ static int field_setup(build *B, astar_field *f, const astar_grid *G,
     return ASTAR_EINVAL;
   if (f->ntiles != G->ntiles || f->value == NULL) return ASTAR_EINVAL;
   if (f->ctx.busy) return ASTAR_EBUSY;
-  if ((st = astar_grid_layer(G, q->unit, &B->L)) != ASTAR_OK) return st;
+  if ((st = astar_grid_layer_size(G, q->unit, q->size, &B->L)) != ASTAR_OK)
+    return st;
   if (q->tile_fn != NULL && (st = astar__context_memo(&f->ctx)) != ASTAR_OK)
     return st;
   f->ctx.stride = G->stride;
   memcpy(f->ctx.offset, G->offset, sizeof f->ctx.offset);
+  f->mtag = 0;
+  if ((st = overlay_setup(B, f, G, q)) != ASTAR_OK) return st;
+  f->size = q->size > 1 ? q->size : 1;
+  f->links = G->nlinks != 0;
+  B->x = f->mtag != 0 || f->links;
   B->tag = astar__next_generation(&f->ctx);
   B->max_cost = q->max_cost == q->max_cost ? q->max_cost : HUGE_VAL;
   B->corners = CORNERS(G->diagonal);
@@ -590,6 +814,10 @@ int astar_field_combine(astar_field *dst, const astar_field *const *src,
   dst->tag = tag;
   dst->direction = first->direction;
   dst->unit = first->unit;
+  dst->size = first->size;
+  dst->links = first->links;
+  dst->mtag = 0; /* a plain sum follows the grid's rules, no overlays */
+  dst->ov_navoid = dst->ov_nextra = 0;
   dst->memo = 0;
   dst->sorted = 0;
   dst->version = first->version;
@@ -626,6 +854,135 @@ static double memo_move(const astar_field *f, const astar_grid *G,
   return c;
 }
 
+/* The candidate steps of the general case (overlays, links): an
+ * iterator over the rule's moves, then the links. */
+typedef struct cand_it {
+  const astar_field *f;
+  const astar_grid *G;
+  const astar_layer *L;
+  uint32_t i;
+  unsigned m;
+  size_t k, nl;
+  const astar_link *l;
+} cand_it;
+
+/* The extra cost of entering t under f's overlay. */
+static double extra_of(const astar_field *f, uint32_t t) {
+  const astar__overlay *o = f->ctx.overlay;
+  if (f->mtag == 0 || !astar__marked(o->mark, f->mtag, t, ASTAR__MARK_EXTRA))
+    return 0.0;
+  return o->add[t];
+}
+
+/* The move w -> v (direction d) keeps off avoided tiles and corners. */
+static int overlay_ok(const astar_field *f, const astar_grid *G,
+                      const astar_layer *L, uint32_t w, unsigned d) {
+  const astar__overlay *o = f->ctx.overlay;
+  if (f->mtag == 0 || !astar__bit(o->near, w)) return 1;
+  return astar__overlay_moves(G, L->passable, o->mark, f->mtag, w,
+                              1u << d) != 0;
+}
+
+static int cand_next(cand_it *it, uint32_t *out, double *cost, int *dir) {
+  const astar_field *f = it->f;
+  const astar_grid *G = it->G;
+  const astar_layer *L = it->L;
+  const uint32_t i = it->i;
+  const int to = f->direction == ASTAR_FIELD_TO;
+  while (it->m) {
+    unsigned d = astar__lowest_bit(it->m);
+    uint32_t v, w, t; /* v the candidate; the move w -> t */
+    double c;
+    it->m &= it->m - 1;
+    if (to) {
+      v = t = (uint32_t)((int32_t)i + G->offset[d]);
+      w = i;
+    } else {
+      v = w = (uint32_t)((int32_t)i - G->offset[d]);
+      t = i;
+      if (!((L->moves[v] >> d) & 1u)) continue;
+    }
+    if (!astar_field_has(f, v) || !overlay_ok(f, G, L, w, d)) continue;
+    c = f->memo ? memo_move(f, G, L, w, d, t) : (double)L->cost[t];
+    if (!(c > 0.0)) continue;
+    c = (c + extra_of(f, t)) * G->step_length[d];
+    if (L->height != NULL) c += astar__climb_cost(L, w, t);
+    *out = v;
+    *cost = c;
+    *dir = to ? (int)d : (int)reverse_dir[d];
+    return 1;
+  }
+  for (; it->k < it->nl; it->k++) {
+    const astar_link *l = it->l + it->k;
+    uint32_t v = to ? l->to : l->from, t = l->to;
+    if (!to && l->to != i) continue; /* "from": the links into i */
+    if (!astar_field_has(f, v)) continue;
+    if (f->memo && !(memo_cost(f, t) > 0.0)) continue;
+    *out = v;
+    *cost = l->cost + extra_of(f, t);
+    *dir = ASTAR_FIELD_LINK;
+    it->k++;
+    return 1;
+  }
+  return 0;
+}
+
+static void cand_start(cand_it *it, const astar_field *f,
+                       const astar_grid *G, const astar_layer *L,
+                       uint32_t i) {
+  it->f = f;
+  it->G = G;
+  it->L = L;
+  it->i = i;
+  it->k = it->nl = 0;
+  it->l = NULL;
+  it->m = f->direction == ASTAR_FIELD_TO ? L->moves[i]
+                                         : astar__rule_dirs(G->diagonal);
+  if (f->links && G->nlinks != 0 && astar__link_end(G, i)) {
+    if (f->direction == ASTAR_FIELD_TO) {
+      astar__links_from(G, i, &it->l, &it->nl);
+    } else {
+      it->l = G->links;
+      it->nl = G->nlinks;
+    }
+  }
+}
+
+/* astar_field_next in the general case: two passes over the candidates
+ * (the best score, then the ties). */
+static int next_x(const astar_field *f, const astar_grid *G,
+                  const astar_layer *L, uint32_t i, uint64_t *rng,
+                  uint32_t *next, double *step, int *dir) {
+  cand_it it;
+  double here = (double)f->value[i], best = HUGE_VAL, tol, c;
+  uint32_t v;
+  unsigned ties = 0;
+  int d, found = 0;
+  cand_start(&it, f, G, L, i);
+  while (cand_next(&it, &v, &c, &d)) {
+    if (!(f->value[v] < f->value[i])) continue;
+    if (c + (double)f->value[v] < best) best = c + (double)f->value[v];
+    found = 1;
+  }
+  if (!found) return 0;
+  tol = 4.0 * FLT_EPSILON * (fabs(best) > fabs(here) ? fabs(best)
+                                                      : fabs(here));
+  if (best > here + tol) return 0;
+  cand_start(&it, f, G, L, i);
+  while (cand_next(&it, &v, &c, &d)) {
+    if (!(f->value[v] < f->value[i])) continue;
+    if (c + (double)f->value[v] > best + tol) continue;
+    ties++;
+    if (ties == 1 || (rng != NULL && astar_field_random(rng) % ties == 0)) {
+      *next = v;
+      *step = c;
+      *dir = d;
+      if (rng == NULL) break;
+    }
+  }
+  return 1;
+}
+
 int astar_field_next(const astar_field *f, const astar_grid *G,
                      const astar_layer *L, uint32_t i, uint64_t *rng,
                      uint32_t *next, double *step, int *dir) {
@@ -637,6 +994,8 @@ int astar_field_next(const astar_field *f, const astar_grid *G,
   unsigned m, k = 0, j, pick = 0, ties = 0;
   if (i >= f->ntiles || G->ntiles != f->ntiles || !astar_field_has(f, i))
     return 0;
+  if (f->mtag != 0 || (f->links && astar__link_end(G, i)))
+    return next_x(f, G, L, i, rng, next, step, dir);
   here = (double)f->value[i];
   m = to ? L->moves[i] : astar__rule_dirs(G->diagonal);
   while (m) {
