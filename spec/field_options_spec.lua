@@ -169,7 +169,7 @@ describe("field options", function()
         for _ = 1, rng:int(1, 5) do
           local a, b = rng:pick(open), rng:pick(open)
           if a ~= b then
-            local c = rng:int(1, 12) / 2 -- (0: see docs, next_step)
+            local c = rng:int(0, 12) / 2
             local one_way = rng:chance(0.5)
             g:link((a - 1) % w + 1, floor((a - 1) / w) + 1,
                    (b - 1) % w + 1, floor((b - 1) / w) + 1, c, one_way)

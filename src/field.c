@@ -249,6 +249,7 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
     n--;
     close_tile(B, u, g);
     if (B->x) { /* overlays or links */
+      s->heap_pos[u] = f->count; /* closing rank (for zero-cost links) */
       if ((st = expand_x(B, &n, u, g)) != ASTAR_OK) return st;
       continue;
     }
@@ -948,6 +949,15 @@ static void cand_start(cand_it *it, const astar_field *f,
   }
 }
 
+/* A step i -> v leads downhill: a lower value, or through a link of
+ * cost 0 to a tile of the same value closed before i (the build's closing
+ * rank, in heap_pos: no cycle). */
+static int downhill(const astar_field *f, uint32_t i, uint32_t v, int d) {
+  if (f->value[v] < f->value[i]) return 1;
+  return d == ASTAR_FIELD_LINK && f->sorted && f->value[v] == f->value[i] &&
+         f->ctx.heap_pos[v] < f->ctx.heap_pos[i];
+}
+
 /* astar_field_next in the general case: two passes over the candidates
  * (the best score, then the ties). */
 static int next_x(const astar_field *f, const astar_grid *G,
@@ -960,7 +970,7 @@ static int next_x(const astar_field *f, const astar_grid *G,
   int d, found = 0;
   cand_start(&it, f, G, L, i);
   while (cand_next(&it, &v, &c, &d)) {
-    if (!(f->value[v] < f->value[i])) continue;
+    if (!downhill(f, i, v, d)) continue;
     if (c + (double)f->value[v] < best) best = c + (double)f->value[v];
     found = 1;
   }
@@ -970,7 +980,7 @@ static int next_x(const astar_field *f, const astar_grid *G,
   if (best > here + tol) return 0;
   cand_start(&it, f, G, L, i);
   while (cand_next(&it, &v, &c, &d)) {
-    if (!(f->value[v] < f->value[i])) continue;
+    if (!downhill(f, i, v, d)) continue;
     if (c + (double)f->value[v] > best + tol) continue;
     ties++;
     if (ties == 1 || (rng != NULL && astar_field_random(rng) % ties == 0)) {
