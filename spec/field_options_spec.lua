@@ -370,4 +370,142 @@ describe("field options", function()
       end
     end
   end)
+
+  it("graph fields equal a reference Dijkstra on random graphs (directed " ..
+     "and undirected, disabled nodes, several goals, start values, " ..
+     "max_cost); next_step and path follow edges down to a goal",
+     function()
+    local rng = helpers.rng(1717)
+    local reuse
+    for case = 1, 200 do
+      local n = rng:int(1, 25)
+      local g = astar.graph()
+      for _ = 1, n do g:add_node() end
+      local edges = {} -- edges[a][b] = cost (the last set wins)
+      for a = 1, n do edges[a] = {} end
+      for _ = 1, rng:int(0, 3 * n) do
+        local a, b = rng:int(1, n), rng:int(1, n)
+        local c = rng:int(0, 20) / 4
+        local both = rng:chance(0.4)
+        g:add_edge(a, b, c, both)
+        edges[a][b] = c
+        if both then edges[b][a] = c end
+      end
+      local disabled = {}
+      for v = 1, n do
+        if rng:chance(0.1) then
+          disabled[v] = true
+          g:disable(v)
+        end
+      end
+      local goals, values, sources = {}, {}, {}
+      for _ = 1, rng:int(1, 3) do
+        local v = rng:int(1, n)
+        if not disabled[v] then
+          local s = rng:chance(0.3) and rng:int(-8, 8) / 2 or 0
+          goals[#goals + 1] = v
+          values[#values + 1] = s
+          if sources[v] == nil or s < sources[v] then sources[v] = s end
+        end
+      end
+      if #goals > 0 then
+        local direction = rng:pick({ "to", "from" })
+        local max_cost = rng:chance(0.3) and rng:int(0, 10) or math.huge
+        -- the reference: O(n^2) Dijkstra
+        local dist, done = {}, {}
+        for v, s in pairs(sources) do
+          if s <= max_cost then dist[v] = s end
+        end
+        while true do
+          local best, u = math.huge, nil
+          for v, d in pairs(dist) do
+            if not done[v] and d < best then best, u = d, v end
+          end
+          if not u then break end
+          done[u] = true
+          for w = 1, n do
+            local c
+            if direction == "to" then c = edges[w][u] else c = edges[u][w] end
+            if c and not disabled[w] and not done[w] and best + c <= max_cost
+               and (dist[w] == nil or best + c < dist[w]) then
+              dist[w] = best + c
+            end
+          end
+        end
+        local opts = { direction = direction,
+                       max_cost = max_cost < math.huge and max_cost or nil,
+                       values = values }
+        local f
+        if reuse and rng:chance(0.5) then
+          f = g:field(goals, opts, reuse)
+          assert.equals(reuse, f)
+        else
+          f = g:field(goals, opts)
+        end
+        reuse = f
+        local what = ("case %d %s"):format(case, direction)
+        local count = 0
+        for v = 1, n do
+          local got = f:get(v)
+          if dist[v] == nil then
+            assert(got == nil, what .. " node " .. v .. " has a value")
+          else
+            count = count + 1
+            assert(got and close(got, dist[v], 1e-9), what .. " node " .. v ..
+                   ": " .. tostring(got) .. " vs " .. tostring(dist[v]))
+            local path, cost = f:path(v)
+            local total = 0
+            for k = 1, #path - 1 do
+              local c = edges[path[k]][path[k + 1]]
+              assert(c, what .. " path step is no edge")
+              total = total + c
+            end
+            local goal = direction == "to" and path[#path] or path[1]
+            local here = direction == "to" and path[1] or path[#path]
+            assert.equals(v, here)
+            assert(sources[goal] ~= nil, what .. " path ends at a goal")
+            assert(close(total, cost, 1e-9) and
+                   close(cost + sources[goal], dist[v], 1e-9), what ..
+                   " path cost " .. cost)
+            local nx, c = f:next_step(v)
+            if nx then
+              assert(close(c + f:get(nx), got, 1e-9), what .. " next_step")
+            else
+              assert.equals("goal", c)
+            end
+          end
+        end
+        assert.equals(count, f:count())
+        local inside = f:within(2)
+        local prev = -math.huge
+        for _, v in ipairs(inside) do
+          assert(f:get(v) <= 2 and f:get(v) >= prev, what .. " within")
+          prev = f:get(v)
+        end
+      end
+    end
+  end)
+
+  it("graph fields: lifecycle and version", function()
+    local g = astar.graph()
+    for _ = 1, 3 do g:add_node() end
+    g:add_edge(1, 2, 1)
+    local f = g:field(2)
+    assert.equals(g:version(), f:version())
+    assert.equals(1, f:get(1))
+    assert.is_nil(f:get(3))
+    assert.same({ nil, "no_path" }, { f:next_step(3) })
+    assert.same({ nil, "goal" }, { f:next_step(2) })
+    assert.matches("astar.GraphField 3 nodes to, 2 with a value",
+                   tostring(f))
+    assert.is_true(f:memory() > 0)
+    g:close() -- the field reads only itself
+    assert.equals(1, f:get(1))
+    f:close()
+    f:close()
+    assert.is_true(f:is_closed())
+    assert.equals("astar.GraphField (closed)", tostring(f))
+    assert.matches("the field is closed", helpers.error_of(f.get, f, 1))
+  end)
 end)
+

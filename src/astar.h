@@ -1063,6 +1063,54 @@ int astar_graph_find_path(astar_search *s, const astar_graph *g,
 /* The last graph path of s: *len node ids from start to end. */
 const uint32_t *astar_graph_path(const astar_search *s, uint32_t *len);
 
+/* ---- Fields on explicit graphs (graph_field.c) ----
+ *
+ * For every node, the cost of the cheapest path between it and the
+ * nearest goal ("to": from the node to a goal over the edges as they
+ * point; "from": from a goal to the node), a multi-source Dijkstra over
+ * the graph's in- or out-edges.  Disabled nodes get no value (a disabled
+ * goal is the caller's to refuse: it is skipped).  Each node with a value
+ * keeps the step the build chose: next[i] (the neighbour toward the goals,
+ * UINT32_MAX at a goal) and step[i] (that edge's cost), so following the
+ * field needs no graph (edits after the build are not seen: version).
+ * Per node: value and step (8 bytes each), next, order, rank, heap
+ * position (4 each).  A build costs O(nodes) to reset plus the Dijkstra.
+ */
+typedef struct astar_graph_field {
+  astar_alloc_fn alloc;
+  void *alloc_ud;
+  uint32_t n, cap;        /* nodes covered by the last build; allocated */
+  double *value, *step;
+  uint32_t *next, *order;
+  uint32_t *rank;         /* closing rank; UINT32_MAX: no value */
+  uint32_t *pos;          /* heap position while open; UINT32_MAX: unseen */
+  astar_heap_entry *heap;
+  size_t heap_cap;
+  uint32_t count;         /* nodes with a value, order[0 .. count) */
+  int direction;          /* ASTAR_FIELD_TO / _FROM */
+  uint64_t version;       /* the graph's edit counter at the build */
+} astar_graph_field;
+
+typedef struct astar_graph_field_query {
+  const uint32_t *goals;  /* ngoals node ids (< g->n) */
+  size_t ngoals;
+  const double *values;   /* NULL, or a finite start value per goal */
+  double max_cost;        /* HUGE_VAL: none */
+  int direction;
+} astar_graph_field_query;
+
+void astar_graph_field_init(astar_graph_field *f, astar_alloc_fn alloc,
+                            void *ud);
+void astar_graph_field_release(astar_graph_field *f); /* idempotent */
+size_t astar_graph_field_memory(const astar_graph_field *f);
+/* Builds f on g.  ASTAR_OK, ENOMEM (f left empty), EINVAL (bad query). */
+int astar_graph_field_build(astar_graph_field *f, const astar_graph *g,
+                            const astar_graph_field_query *q);
+static inline int astar_graph_field_has(const astar_graph_field *f,
+                                        uint32_t i) {
+  return i < f->n && f->rank[i] != UINT32_MAX;
+}
+
 /* ---- State-space search (state_search.c) ----
  *
  * The open list and node records of a search whose nodes are made as it

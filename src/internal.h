@@ -21,10 +21,11 @@
  *   find_path.c                  the front door: checks, capability table,
  *                                dispatch, begin/step
  *   field.c                      fields: distance maps, flee maps, sums
- *   field_follow.c               following a field (next step, links)
  *                                (beside the engines: calls none of them)
+ *   field_follow.c               following a field (next step, links)
  *   path_check.c                 paths that stay valid: check, repair
  *   graph.c, state_search.c      explicit graphs; state-space open list
+ *   graph_field.c                fields on explicit graphs
  *   graph_search.c               searches on explicit graphs
  */
 #ifndef ASTAR_INTERNAL_H

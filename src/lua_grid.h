@@ -185,6 +185,13 @@ void lq_overlay_tables(lua_State *L, int arg, const char *fname, int *avoid,
 void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
                      astar_query *q, int avoid, int extra);
 
+/* lua_graph_field.c: g:field on an explicit graph (get returns the graph,
+ * open and idle, or raises; it is called again after the arguments are
+ * read), and the GraphField metatable (registered by lua_graph.c). */
+typedef const astar_graph *(*lgf_graph_fn)(lua_State *L, void *ud);
+int lgf_field(lua_State *L, lgf_graph_fn get, void *ud);
+void lgf_register(lua_State *L);
+
 /* The methods of each file, registered by lua_module.c. */
 extern const luaL_Reg lg_grid_methods[]; /* lua_grid.c */
 extern const luaL_Reg lg_grid_meta[];
