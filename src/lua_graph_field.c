@@ -177,8 +177,8 @@ int lgf_field(lua_State *L, lgf_graph_fn get, void *ud) {
   if (!lua_isnil(L, 4)) {
     R = to_field(L, 4);
     if (R == NULL)
-      la_error(L, 4, "field", "reuse must be a graph field, got %s",
-               la_describe(L, 4, buf, sizeof buf));
+      return la_error(L, 4, "field", "reuse must be a graph field, got %s",
+                      la_describe(L, 4, buf, sizeof buf));
     if (R->closed) la_error(L, 4, "field", "reuse: the field is closed");
   }
   if (R != NULL) {
@@ -318,7 +318,6 @@ static int f_path(lua_State *L) {
   if (len > INT_MAX - 1) luaL_error(L, "path: too long for a table");
   push_out(L, 3, (int)len); /* may run finalizers: not the field's */
   t = lua_gettop(L);
-  F = check(L, "path");
   for (v = i, k = 0; k < len; v = F->f.next[v], k++) {
     lua_pushinteger(L, (lua_Integer)v + 1);
     lua_rawseti(L, t, (int)(from ? len - k : k + 1));
@@ -332,10 +331,11 @@ static int f_path(lua_State *L) {
 /* f:within(max_cost [, out]) -> {ids, cheapest first}, count */
 static int f_within(lua_State *L) {
   char buf[64];
-  lgfield *F = check(L, "within");
+  lgfield *F;
   double m = lua_type(L, 2) == LUA_TNUMBER ? (double)lua_tonumber(L, 2) : NAN;
   uint32_t k, n = 0;
   int t;
+  (void)check(L, "within");
   if (m != m)
     la_error(L, 2, "within", "max_cost must be a number, got %s",
              la_describe(L, 2, buf, sizeof buf));
