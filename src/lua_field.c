@@ -419,6 +419,18 @@ static int g_field(lua_State *L) {
   if (A.q.size > 1 &&
       (st = astar_grid_prepare_size(g, A.q.unit, A.q.size, 0u)) != ASTAR_OK)
     la_raise(L, st, "field");
+  if (R != NULL) {
+    lf_core(L, R, "field"); /* Lua code run since may have closed it */
+    F = R;
+    lua_pushvalue(L, A.reuse_arg);
+  } else {
+    F = lf_push(L, 1, A.fn);
+  }
+  if ((st = astar_grid_layer_size(g, A.q.unit, A.q.size, &layer)) != ASTAR_OK)
+    la_raise(L, st, "field");
+  read_goals(L, F, &A, g, &layer); /* raises with the reused field as was */
+  /* the overlays last: no Lua code runs from here to the build, which
+   * copies them (the grid's buffers are any query's) */
   if (A.avoid != 0 || A.extra != 0) { /* raw reads into the grid's buffers:
                                          the build copies them */
     astar_query oq;
@@ -430,16 +442,6 @@ static int g_field(lua_State *L) {
     A.q.extra_costs = oq.extra_costs;
     A.q.nextra = oq.nextra;
   }
-  if (R != NULL) {
-    lf_core(L, R, "field"); /* Lua code run since may have closed it */
-    F = R;
-    lua_pushvalue(L, A.reuse_arg);
-  } else {
-    F = lf_push(L, 1, A.fn);
-  }
-  if ((st = astar_grid_layer_size(g, A.q.unit, A.q.size, &layer)) != ASTAR_OK)
-    la_raise(L, st, "field");
-  read_goals(L, F, &A, g, &layer); /* raises with the reused field as was */
   if (R != NULL) lf_rebind(L, top + 1, 1, A.fn);
   if ((st = astar_field_fit(&F->f, g)) != ASTAR_OK) la_raise(L, st, "field");
   A.q.goals = F->goals;
