@@ -187,7 +187,8 @@ static lgrid *lf_grid(lua_State *L, lfield *F, const char *fname,
   g = lg_core(L, G, fname);
   if (g->ntiles != F->f.ntiles)
     luaL_error(L, "%s: the field's grid is not its size", fname);
-  st = astar_grid_layer_size(g, F->f.unit, F->f.size, layer);
+  st = F->f.size > 1 ? astar_grid_layer_size(g, F->f.unit, F->f.size, layer)
+                     : astar_grid_layer(g, F->f.unit, layer);
   if (st == ASTAR_EPREPARE) {
     lg_prepare(L, g, F->f.unit, 0u, fname);
     if (F->f.size > 1 &&
