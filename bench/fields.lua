@@ -8,6 +8,9 @@
 --   f:next_step(x, y)                                       target <= 60 ns (LuaJIT)
 --   1,000 units stepped by one f:steps call                  target <= 40 us
 --   memory: bytes per tile of the values (4) and of the rest
+--   the options of other issues, against the default build: avoid (50
+--   tiles) and extra_cost (50), 20 links, size = 2; a graph field on the
+--   map as a graph (passable tiles, 8-way edges)
 -- Everything in one process, the variants interleaved round by round; the
 -- figure is the median of the rounds (CPU time).  Figures, never pass/fail.
 --
@@ -68,6 +71,59 @@ local f_four = four:field(gx, gy)
 local reused = octile:field(gx, gy)
 local fled = f_oct:flee()
 
+-- overlays, links, size, a graph
+local avoid, extra = {}, {}
+for k = 1, 50 do
+  avoid[2 * k - 1], avoid[2 * k] = math.floor(rand() * size) + 1,
+                                   math.floor(rand() * size) + 1
+  extra[3 * k - 2], extra[3 * k - 1], extra[3 * k] =
+    math.floor(rand() * size) + 1, math.floor(rand() * size) + 1, 2
+end
+local over = { avoid = avoid, extra_cost = extra }
+local linked = grid()
+do
+  local n = 0
+  while n < 20 do
+    local x1, y1 = math.floor(rand() * size) + 1, math.floor(rand() * size) + 1
+    local x2, y2 = math.floor(rand() * size) + 1, math.floor(rand() * size) + 1
+    if costs[(y1 - 1) * size + x1] and costs[(y2 - 1) * size + x2] and
+       (x1 ~= x2 or y1 ~= y2) then
+      linked:link(x1, y1, x2, y2, 50)
+      n = n + 1
+    end
+  end
+end
+local graph = astar.graph()
+do
+  for _ = 1, size * size do graph:add_node() end
+  for y = 1, size do
+    for x = 1, size do
+      local a = (y - 1) * size + x
+      if costs[a] then
+        if x < size and costs[a + 1] then graph:add_edge(a, a + 1, 1, true) end
+        if y < size and costs[a + size] then
+          graph:add_edge(a, a + size, 1, true)
+        end
+        if x < size and y < size and costs[a + size + 1] and costs[a + 1] and
+           costs[a + size] then
+          graph:add_edge(a, a + size + 1, math.sqrt(2), true)
+        end
+        if x > 1 and y < size and costs[a + size - 1] and costs[a - 1] and
+           costs[a + size] then
+          graph:add_edge(a, a + size - 1, math.sqrt(2), true)
+        end
+      end
+    end
+  end
+end
+local ggoal = (gy - 1) * size + gx
+local sx, sy = gx, gy -- a goal the 2 x 2 unit fits on, near the middle
+while octile:clearance(sx, sy) < 2 do sx = sx + 1 end
+local f_over = octile:field(gx, gy, over)
+local f_link = linked:field(gx, gy)
+local f_size = octile:field(sx, sy, { size = 2 })
+local f_graph = graph:field(ggoal)
+
 -- units on tiles with a value
 local units, out = {}, {}
 do
@@ -83,7 +139,8 @@ end
 f_oct:steps(units, out)
 
 local t = { oct = {}, cheb = {}, four = {}, reuse = {}, flee = {}, fleer = {},
-            steps = {}, next = {} }
+            steps = {}, next = {}, over = {}, link = {}, size = {},
+            graph = {} }
 local NEXT = 200000
 for _ = 1, rounds do
   local c = clock(); local f = octile:field(gx, gy); t.oct[#t.oct + 1] = clock() - c
@@ -99,6 +156,14 @@ for _ = 1, rounds do
   c = clock()
   for _ = 1, 20 do f_oct:steps(units, out) end
   t.steps[#t.steps + 1] = (clock() - c) / 20
+  c = clock(); octile:field(gx, gy, over, f_over)
+  t.over[#t.over + 1] = clock() - c
+  c = clock(); linked:field(gx, gy, nil, f_link)
+  t.link[#t.link + 1] = clock() - c
+  c = clock(); octile:field(sx, sy, { size = 2 }, f_size)
+  t.size[#t.size + 1] = clock() - c
+  c = clock(); graph:field(ggoal, nil, f_graph)
+  t.graph[#t.graph + 1] = clock() - c
   local ux, uy = units[1], units[2]
   c = clock()
   for _ = 1, NEXT do f_oct:next_step(ux, uy) end
@@ -128,3 +193,13 @@ print(("  f:steps, 1,000 units               %7.1f us   target <= 40 us")
 local tiles = (size + 2) * (size + 2)
 print(("  memory: %.2f bytes per tile in all (values 4, order 4, stamps 4, " ..
        "heap positions 4, the heap)"):format(f_oct:memory() / tiles))
+print(("  reused, avoid 50 + extra_cost 50   %7.2f ms   = %.2f default builds")
+      :format(ms(median(t.over)), median(t.over) / median(t.reuse)))
+print(("  reused, 20 links                   %7.2f ms   = %.2f default builds")
+      :format(ms(median(t.link)), median(t.link) / median(t.reuse)))
+print(("  reused, size = 2                   %7.2f ms   (%d tiles with a " ..
+       "value: 20%% random walls leave 2 x 2 units little room)")
+      :format(ms(median(t.size)), f_size:count()))
+print(("  graph field, the map as a graph    %7.2f ms   (%d nodes with a value)")
+      :format(ms(median(t.graph)), f_graph:count()))
+

@@ -753,6 +753,9 @@ function Pathfinder:is_closed() end
 ---@field values? number[] a start value per goal (finite, negative too): a tile's value is the least value + cost
 ---@field max_cost? number only tiles whose value is at most this get one (the rest are nil)
 ---@field tile_cost? astar.TileCostFunction as in `find_path`, called at most once per tile per build (the field keeps its answers)
+---@field size? integer the side of a square unit: the field of its top-left tile, every footprint open (default 1)
+---@field avoid? integer[] tiles with no value (blocked for this build; goals never are), flat `{x1, y1, ...}`
+---@field extra_cost? number[] costs added to entering tiles for this build, flat `{x1, y1, c1, ...}`
 
 ---Options of `astar.combine`.
 ---@class astar.CombineOptions
@@ -1039,6 +1042,15 @@ function Graph:zone_count() end
 ---@return astar.Reason? reason why a `closest` path is partial
 function Graph:find_path(a, b, options, out) end
 
+---A graph field: for every node the cost of the cheapest path between it
+---and the nearest goal (a multi-source Dijkstra over the edges). `reuse`
+---is an old graph field rebuilt in place.
+---@param goals integer|integer[] a node id or a list of ids (a disabled goal is an error)
+---@param options? astar.GraphFieldOptions
+---@param reuse? astar.GraphField
+---@return astar.GraphField
+function Graph:field(goals, options, reuse) end
+
 ---Bytes the graph holds.
 ---@return integer
 function Graph:memory() end
@@ -1156,5 +1168,67 @@ function Map:contains(x, y) end
 ---@param path astar.Path
 ---@return integer[]
 function Map:path_to_offset(path) end
+
+
+---Options of `g:field`.
+---@class astar.GraphFieldOptions
+---@field direction? astar.FieldDirection `"to"` (default): the cost from each node to a goal; `"from"`: from a goal to each node
+---@field values? number[] a start value per goal (finite, negative too)
+---@field max_cost? number only nodes whose value is at most this get one
+
+---A graph's distance field (`g:field`). Reading it never reads the graph:
+---it keeps the step its build took at each node.
+---@class astar.GraphField
+local GraphField = {}
+
+---The node's value, or nil when no goal is reachable (or beyond `max_cost`).
+---@param id integer
+---@return number?
+function GraphField:get(id) end
+
+---The next node toward the goal and that edge's cost; `nil, "goal"` at a
+---goal, `nil, "no_path"` without a value.
+---@param id integer
+---@return integer|nil next
+---@return number|string cost_or_reason
+function GraphField:next_step(id) end
+
+---The node ids from `id` to its goal ("to"; from the goal to `id` on a
+---"from" field) and the cost, or `nil, "no_path"`.
+---@param id integer
+---@param out? table reused
+---@return integer[]|nil ids
+---@return number|string cost_or_reason
+function GraphField:path(id, out) end
+
+---The nodes whose value is at most `max_cost`, cheapest first, and their count.
+---@param max_cost number
+---@param out? table reused
+---@return integer[] ids
+---@return integer n
+function GraphField:within(max_cost, out) end
+
+---How many nodes have a value.
+---@return integer
+function GraphField:count() end
+
+---`"to"` or `"from"`.
+---@return astar.FieldDirection
+function GraphField:direction() end
+
+---The graph's `version()` when the field was built.
+---@return integer
+function GraphField:version() end
+
+---Bytes the field holds.
+---@return integer
+function GraphField:memory() end
+
+---Frees the field's memory now (idempotent; also `__gc` and `__close`).
+function GraphField:close() end
+
+---Whether `close` was called.
+---@return boolean
+function GraphField:is_closed() end
 
 return astar

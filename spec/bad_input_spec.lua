@@ -1930,6 +1930,34 @@ describe("bad input: fields", function()
   fcase("tile_cost not a function", function(g)
     return g:field(1, 1, { tile_cost = 1 })
   end, exact(4, "field", "tile_cost must be a function, got 1"))
+  fcase("size 0", function(g) return g:field(1, 1, { size = 0 }) end,
+        exact(4, "field", "size out of range 1..8, got 0"))
+  fcase("size not an integer", function(g)
+    return g:field(1, 1, { size = 1.5 })
+  end, exact(4, "field", "size must be an integer, got 1.5"))
+  fcase("goal blocked for the size", function(g)
+    return g:field(W, H, { size = 2 })
+  end, exact(2, "field", ("goal (%d, %d) is blocked for a unit of that " ..
+                          "size"):format(W, H)))
+  fcase("avoid of odd length", function(g)
+    return g:field(1, 1, { avoid = { 1 } })
+  end, exact(4, "field", "avoid must hold x, y pairs (an even count of " ..
+                         "numbers), got 1 numbers"))
+  fcase("avoid off the map", function(g)
+    return g:field(1, 1, { avoid = { 1, H + 1 } })
+  end, exact(4, "field", ("avoid[2] (y of tile 1) must be an integer in " ..
+                          "1..%d, got %d"):format(H, H + 1)))
+  fcase("avoid not a table", function(g)
+    return g:field(1, 1, { avoid = 5 })
+  end, exact(4, "field", "avoid must be a table, got 5"))
+  fcase("extra_cost not triples", function(g)
+    return g:field(1, 1, { extra_cost = { 1, 1 } })
+  end, exact(4, "field", "extra_cost must hold x, y, cost triples (a count " ..
+                         "of numbers divisible by 3), got 2 numbers"))
+  fcase("extra_cost negative", function(g, f)
+    return g:field(1, 1, { extra_cost = { 1, 1, -1 } }, f)
+  end, exact(4, "field", "extra_cost[3] (cost of tile 1) must be a finite " ..
+                         "number >= 0, got -1"))
   fcase("reuse of another size", function(g)
     return g:field(1, 1, nil, astar.new(3, 3):field(1, 1))
   end, exact(5, "field", ("reuse must be a field of %d x %d tiles, got " ..
@@ -2006,4 +2034,76 @@ describe("bad input: fields", function()
   for _, c in ipairs(FCASES) do
     it(c.name, function() fcheck(c.f, c.expected) end)
   end
+end)
+
+describe("bad input: graph fields", function()
+  local function graph()
+    local g = astar.graph()
+    for _ = 1, 3 do g:add_node() end
+    g:add_edge(1, 2, 1, true)
+    g:disable(3)
+    return g
+  end
+  local CASES = {
+    { "no goals", function(g) return g:field() end,
+      exact(2, "field", "goals must be a node id or a table of node ids, " ..
+                        "got nil") },
+    { "goal out of range", function(g) return g:field(4) end,
+      exact(2, "field", "goal must be a node id in 1..3, got 4") },
+    { "empty goal list", function(g) return g:field({}) end,
+      exact(2, "field", "goals must hold at least one node id") },
+    { "goal list with a string", function(g) return g:field({ 1, "x" }) end,
+      exact(2, "field", "goals[2] must be a node id in 1..3, got 'x'") },
+    { "disabled goal", function(g) return g:field(3) end,
+      exact(2, "field", "goal (node 3) is disabled") },
+    { "disabled goal in a list", function(g) return g:field({ 1, 3 }) end,
+      exact(2, "field", "goals[2] (node 3) is disabled") },
+    { "bad direction", function(g)
+      return g:field(1, { direction = "up" })
+    end, exact(3, "field", "direction must be one of 'to', 'from', got 'up'") },
+    { "values of the wrong length", function(g)
+      return g:field(1, { values = { 1, 2 } })
+    end, exact(3, "field", "values must hold one number per goal (1), got 2") },
+    { "values with nan", function(g)
+      return g:field(1, { values = { 0 / 0 } })
+    end, exact(3, "field", "values[1] must be a finite number, got nan") },
+    { "unknown option", function(g) return g:field(1, { max_cots = 1 }) end,
+      exact(3, "field", "unknown option 'max_cots'") },
+    { "reuse not a graph field", function(g, f)
+      return g:field(1, nil, {})
+    end, exact(4, "field", "reuse must be a graph field, got table") },
+    { "get: id out of range", function(_, f) return f:get(0) end,
+      exact(2, "get", "id must be a node id in 1..3, got 0") },
+    { "next_step: id not an integer", function(_, f)
+      return f:next_step(1.5)
+    end, exact(2, "next_step", "id must be a node id in 1..3, got 1.5") },
+    { "path: out not a table", function(_, f) return f:path(1, 5) end,
+      exact(3, "path", "out must be a table, got 5") },
+    { "within: nan", function(_, f) return f:within(0 / 0) end,
+      exact(2, "within", "max_cost must be a number, got nan") },
+    { "get: not a graph field", function(_, f) return f.get("x", 1) end,
+      exact(1, "get", "graph field expected, got 'x'") },
+  }
+  for _, c in ipairs(CASES) do
+    it(c[1] .. ": a clear error, the graph and the field unchanged",
+       function()
+      local g = graph()
+      local f = g:field(2)
+      local version = g:version()
+      assert.are.equal(c[3], helpers.error_of(c[2], g, f))
+      assert.are.equal(version, g:version())
+      assert.are.equal(1, f:get(1))
+      assert.are.equal(0, f:get(2))
+      assert.is_nil(f:get(3))
+    end)
+  end
+
+  it("a closed reuse field, a closed field", function()
+    local g = graph()
+    local f = g:field(2)
+    f:close()
+    assert.are.equal(exact(4, "field", "reuse: the field is closed"),
+                     helpers.error_of(g.field, g, 1, nil, f))
+    assert.are.equal("get: the field is closed", helpers.error_of(f.get, f, 1))
+  end)
 end)

@@ -952,6 +952,8 @@ int astar_smooth(const astar_grid *g, int unit, int size, const int32_t *xy,
  * while it is followed (next, directions), and writes only itself.
  */
 enum { ASTAR_FIELD_TO = 0, ASTAR_FIELD_FROM = 1 };
+/* The direction astar_field_next reports for a step through a link. */
+#define ASTAR_FIELD_LINK 8
 
 typedef struct astar_field {
   astar_search ctx;     /* stamps, heap positions, heap, callback memo */
@@ -966,6 +968,16 @@ typedef struct astar_field {
   int memo;             /* a tile callback's costs in ctx.memo (tag) */
   uint64_t version;     /* the map's edit counter when it was built */
   uint32_t expanded;    /* tiles closed by the last build or rescan */
+  int size;             /* the unit's size (1: one tile) */
+  int links;            /* the grid's links were followed */
+  /* The build's overlays, copied (the caller's lists may go): navoid
+   * avoided tiles (goals left out) and nextra tiles with their costs, as
+   * x, y pairs in ov_xy (avoided first); stamped in ctx's marks (mtag)
+   * for the build and for following the field. */
+  int32_t *ov_xy;
+  double *ov_cost;
+  size_t ov_navoid, ov_nextra, ov_cap;
+  uint32_t mtag;        /* the marks' tag, 0: no overlay */
 } astar_field;
 
 /* How a field is built.  goals: ngoals x, y pairs (0-based, in range;
@@ -983,6 +995,12 @@ typedef struct astar_field_query {
   double max_cost;
   astar_tile_fn tile_fn;
   void *fn_ud;
+  int size;                 /* an s x s unit (0, 1: one tile) */
+  const int32_t *avoid;     /* as astar_query's: navoid x, y pairs */
+  size_t navoid;
+  const int32_t *extra_tiles; /* nextra x, y pairs, extra_costs[k] */
+  const double *extra_costs;
+  size_t nextra;
 } astar_field_query;
 
 void astar_field_query_defaults(astar_field_query *q);
@@ -1023,7 +1041,9 @@ static inline int astar_field_has(const astar_field *f, uint32_t i) {
  * i -> next, for a "from" field a move next -> i walked backwards.  Among
  * equal-best steps the first in direction order, or with rng a seeded
  * uniform choice.  Returns 1 and sets *next, *step (the step's cost) and
- * *dir (the direction moved, ASTAR_N..ASTAR_NW); 0 when i has no value or
+ * *dir (the direction moved, ASTAR_N..ASTAR_NW, or ASTAR_FIELD_LINK for a
+ * step through a grid link: *next is then the link's other end); 0 when
+ * i has no value or
  * no step leads downhill (a goal). */
 int astar_field_next(const astar_field *f, const astar_grid *g,
                      const astar_layer *L, uint32_t i, uint64_t *rng,
@@ -1138,6 +1158,54 @@ int astar_graph_find_path(astar_search *s, const astar_graph *g,
                           const astar_graph_query *q, astar_result *r);
 /* The last graph path of s: *len node ids from start to end. */
 const uint32_t *astar_graph_path(const astar_search *s, uint32_t *len);
+
+/* ---- Fields on explicit graphs (graph_field.c) ----
+ *
+ * For every node, the cost of the cheapest path between it and the
+ * nearest goal ("to": from the node to a goal over the edges as they
+ * point; "from": from a goal to the node), a multi-source Dijkstra over
+ * the graph's in- or out-edges.  Disabled nodes get no value (a disabled
+ * goal is the caller's to refuse: it is skipped).  Each node with a value
+ * keeps the step the build chose: next[i] (the neighbour toward the goals,
+ * UINT32_MAX at a goal) and step[i] (that edge's cost), so following the
+ * field needs no graph (edits after the build are not seen: version).
+ * Per node: value and step (8 bytes each), next, order, rank, heap
+ * position (4 each).  A build costs O(nodes) to reset plus the Dijkstra.
+ */
+typedef struct astar_graph_field {
+  astar_alloc_fn alloc;
+  void *alloc_ud;
+  uint32_t n, cap;        /* nodes covered by the last build; allocated */
+  double *value, *step;
+  uint32_t *next, *order;
+  uint32_t *rank;         /* closing rank; UINT32_MAX: no value */
+  uint32_t *pos;          /* heap position while open; UINT32_MAX: unseen */
+  astar_heap_entry *heap;
+  size_t heap_cap;
+  uint32_t count;         /* nodes with a value, order[0 .. count) */
+  int direction;          /* ASTAR_FIELD_TO / _FROM */
+  uint64_t version;       /* the graph's edit counter at the build */
+} astar_graph_field;
+
+typedef struct astar_graph_field_query {
+  const uint32_t *goals;  /* ngoals node ids (< g->n) */
+  size_t ngoals;
+  const double *values;   /* NULL, or a finite start value per goal */
+  double max_cost;        /* HUGE_VAL: none */
+  int direction;
+} astar_graph_field_query;
+
+void astar_graph_field_init(astar_graph_field *f, astar_alloc_fn alloc,
+                            void *ud);
+void astar_graph_field_release(astar_graph_field *f); /* idempotent */
+size_t astar_graph_field_memory(const astar_graph_field *f);
+/* Builds f on g.  ASTAR_OK, ENOMEM (f left empty), EINVAL (bad query). */
+int astar_graph_field_build(astar_graph_field *f, const astar_graph *g,
+                            const astar_graph_field_query *q);
+static inline int astar_graph_field_has(const astar_graph_field *f,
+                                        uint32_t i) {
+  return i < f->n && f->rank[i] != UINT32_MAX;
+}
 
 /* ---- State-space search (state_search.c) ----
  *

@@ -46,6 +46,10 @@ void astar_field_release(astar_field *f) {
   astar__mem_free(s->alloc, s->alloc_ud, f->value, f->ntiles, sizeof(float));
   astar__mem_free(s->alloc, s->alloc_ud, f->order, f->ntiles,
                   sizeof(uint32_t));
+  astar__mem_free(s->alloc, s->alloc_ud, f->ov_xy, 2 * f->ov_cap,
+                  sizeof(int32_t));
+  astar__mem_free(s->alloc, s->alloc_ud, f->ov_cost, f->ov_cap,
+                  sizeof(double));
   astar_search_release(s);
   astar_field_init(f, s->alloc, s->alloc_ud);
 }
@@ -54,6 +58,8 @@ size_t astar_field_memory(const astar_field *f) {
   size_t n = astar_search_memory(&f->ctx);
   if (f->value != NULL) n += (size_t)f->ntiles * sizeof(float);
   if (f->order != NULL) n += (size_t)f->ntiles * sizeof(uint32_t);
+  if (f->ov_xy != NULL)
+    n += f->ov_cap * (2 * sizeof(int32_t) + sizeof(double));
   return n;
 }
 
@@ -82,13 +88,6 @@ int astar_field_fit(astar_field *f, const astar_grid *g) {
   return ASTAR_OK;
 }
 
-uint64_t astar_field_random(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return z ^ (z >> 31);
-}
-
 /* ---- one build ---- */
 
 typedef struct build {
@@ -101,7 +100,13 @@ typedef struct build {
   double max_cost;
   int corners;
   int symmetric; /* every legal move's reverse is legal (no height limit) */
+  int x;         /* overlays or links: the general expansion (expand_x) */
+  const uint32_t *mark; /* the overlay's marks (tag f->mtag), or NULL */
+  const double *add;
+  const uint64_t *near;
 } build;
+
+static int expand_x(build *B, size_t *n, uint32_t u, double g);
 
 /* The tile callback's cost of tile v (0: closed), memoized per build. */
 static int tile_value(build *B, uint32_t v, double *out) {
@@ -236,6 +241,11 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
     if (n > 1) astar__heap_pop(s->heap, s->heap_pos, n, 0);
     n--;
     close_tile(B, u, g);
+    if (B->x) { /* overlays or links */
+      s->heap_pos[u] = f->count; /* closing rank (for zero-cost links) */
+      if ((st = expand_x(B, &n, u, g)) != ASTAR_OK) return st;
+      continue;
+    }
     if (to && B->symmetric) { /* w -> u is legal when u -> w is */
       if (fn) {
         if ((st = tile_value(B, u, &cu)) != ASTAR_OK) return st;
@@ -321,6 +331,131 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
   return ASTAR_OK;
 }
 
+/* The general expansion of tile u (closed at g), with overlays (avoided
+ * tiles get no value and block corners, extra costs add to entering a
+ * tile) and links (a link a -> b at cost c is one more move; for a "to"
+ * field it offers b's value plus c to a).  A link's cost counts whole,
+ * plus the extra cost of the tile it enters, as in the search. */
+static int expand_x(build *B, size_t *n, uint32_t u, double g) {
+  astar_field *f = B->f;
+  astar_search *s = &f->ctx;
+  const astar_grid *G = B->G;
+  const astar_layer *L = &B->L;
+  const uint32_t done = B->tag | ASTAR__STAMP_CLOSED;
+  const uint32_t mtag = f->mtag;
+  const int fn = B->q->tile_fn != NULL;
+  int st;
+  unsigned m;
+  if (B->q->direction == ASTAR_FIELD_TO) {
+    double cu, add = 0.0;
+    if (fn) {
+      if ((st = tile_value(B, u, &cu)) != ASTAR_OK) return st;
+      if (!(cu > 0.0)) return ASTAR_OK; /* nobody may enter u */
+    } else {
+      cu = (double)L->cost[u];
+    }
+    if (B->mark != NULL) {
+      if (astar__marked(B->mark, mtag, u, ASTAR__MARK_AVOID)) return ASTAR_OK;
+      if (astar__marked(B->mark, mtag, u, ASTAR__MARK_EXTRA)) add = B->add[u];
+    }
+    m = astar__rule_dirs(G->diagonal);
+    while (m) {
+      unsigned d = astar__lowest_bit(m);
+      uint32_t w = (uint32_t)((int32_t)u - G->offset[d]);
+      double ng;
+      m &= m - 1;
+      if (!((L->moves[w] >> d) & 1u) || !astar__bit(L->passable, w)) continue;
+      if ((s->stamp[w] & (ASTAR__STAMP_GEN | ASTAR__STAMP_CLOSED)) == done)
+        continue;
+      if (B->mark != NULL &&
+          (astar__marked(B->mark, mtag, w, ASTAR__MARK_AVOID) ||
+           (astar__bit(B->near, w) &&
+            !astar__overlay_moves(G, L->passable, B->mark, mtag, w,
+                                  1u << d))))
+        continue;
+      if (fn && d >= 4) {
+        int ok;
+        if ((st = corner_ok(B, w, d, &ok)) != ASTAR_OK) return st;
+        if (!ok) continue;
+      }
+      ng = g + G->step_length[d] * (cu + add);
+      if (L->height != NULL) ng += astar__climb_cost(L, w, u);
+      if (ng > B->max_cost) continue;
+      if ((st = offer(B, n, w, ng, reverse_dir[d])) != ASTAR_OK) return st;
+    }
+    if (f->links && astar__bit(G->link_bits, u)) { /* links into u */
+      size_t k;
+      for (k = 0; k < G->nlinks; k++) {
+        const astar_link *l = &G->links[k];
+        uint32_t w = l->from;
+        double ng;
+        if (l->to != u || !astar__bit(L->passable, w)) continue;
+        if ((s->stamp[w] & (ASTAR__STAMP_GEN | ASTAR__STAMP_CLOSED)) == done)
+          continue;
+        if (B->mark != NULL &&
+            astar__marked(B->mark, mtag, w, ASTAR__MARK_AVOID))
+          continue;
+        ng = g + l->cost + add;
+        if (ng > B->max_cost) continue;
+        if ((st = offer(B, n, w, ng, 0)) != ASTAR_OK) return st;
+      }
+    }
+    return ASTAR_OK;
+  }
+  /* "from": u's own moves, then its links */
+  m = L->moves[u];
+  if (B->mark != NULL && astar__bit(B->near, u))
+    m = astar__overlay_moves(G, L->passable, B->mark, mtag, u, m);
+  while (m) {
+    unsigned d = astar__lowest_bit(m);
+    uint32_t v = (uint32_t)((int32_t)u + G->offset[d]);
+    double cv, ng;
+    m &= m - 1;
+    if ((s->stamp[v] & (ASTAR__STAMP_GEN | ASTAR__STAMP_CLOSED)) == done)
+      continue;
+    if (fn) {
+      int ok;
+      if ((st = tile_value(B, v, &cv)) != ASTAR_OK) return st;
+      if (!(cv > 0.0)) continue;
+      if ((st = corner_ok(B, u, d, &ok)) != ASTAR_OK) return st;
+      if (!ok) continue;
+    } else {
+      cv = (double)L->cost[v];
+    }
+    if (B->mark != NULL && astar__marked(B->mark, mtag, v, ASTAR__MARK_EXTRA))
+      cv += B->add[v];
+    ng = g + G->step_length[d] * cv;
+    if (L->height != NULL) ng += astar__climb_cost(L, u, v);
+    if (ng > B->max_cost) continue;
+    if ((st = offer(B, n, v, ng, d)) != ASTAR_OK) return st;
+  }
+  if (f->links && astar__bit(G->link_bits, u)) {
+    const astar_link *l;
+    size_t k, nl;
+    astar__links_from(G, u, &l, &nl);
+    for (k = 0; k < nl; k++, l++) {
+      uint32_t v = l->to;
+      double ng = g + l->cost;
+      if (!astar__bit(L->passable, v)) continue;
+      if ((s->stamp[v] & (ASTAR__STAMP_GEN | ASTAR__STAMP_CLOSED)) == done)
+        continue;
+      if (B->mark != NULL) {
+        if (astar__marked(B->mark, mtag, v, ASTAR__MARK_AVOID)) continue;
+        if (astar__marked(B->mark, mtag, v, ASTAR__MARK_EXTRA))
+          ng += B->add[v];
+      }
+      if (fn) {
+        double c;
+        if ((st = tile_value(B, v, &c)) != ASTAR_OK) return st;
+        if (!(c > 0.0)) continue;
+      }
+      if (ng > B->max_cost) continue;
+      if ((st = offer(B, n, v, ng, 0)) != ASTAR_OK) return st;
+    }
+  }
+  return ASTAR_OK;
+}
+
 /* Breadth-first: every step costs `step`, every source starts at g0 and
  * is in order[0 .. count) already, closed.  Level k is order[lo .. hi). */
 static void run_levels(build *B, double g0, double step) {
@@ -372,7 +507,7 @@ static double uniform_step(const build *B) {
   const astar_range *r = (u == NULL || !u->own) ? &G->range : &u->range;
   unsigned dirs = astar__rule_dirs(G->diagonal), d;
   double len = G->cardinal_length;
-  if (B->q->tile_fn != NULL || B->L.height != NULL) return 0.0;
+  if (B->q->tile_fn != NULL || B->L.height != NULL || B->x) return 0.0;
   if (r->dirty || r->min_count == 0 || r->min != r->max) return 0.0;
   for (d = 0; d < 8; d++)
     if ((dirs & (1u << d)) && G->step_length[d] != len) return 0.0;
@@ -394,11 +529,22 @@ static int field_setup(build *B, astar_field *f, const astar_grid *G,
     return ASTAR_EINVAL;
   if (f->ntiles != G->ntiles || f->value == NULL) return ASTAR_EINVAL;
   if (f->ctx.busy) return ASTAR_EBUSY;
-  if ((st = astar_grid_layer(G, q->unit, &B->L)) != ASTAR_OK) return st;
+  if ((st = astar_grid_layer_size(G, q->unit, q->size, &B->L)) != ASTAR_OK)
+    return st;
   if (q->tile_fn != NULL && (st = astar__context_memo(&f->ctx)) != ASTAR_OK)
     return st;
   f->ctx.stride = G->stride;
   memcpy(f->ctx.offset, G->offset, sizeof f->ctx.offset);
+  f->mtag = 0;
+  if ((st = astar__field_overlay(f, G, q)) != ASTAR_OK) return st;
+  if (f->mtag != 0) {
+    B->mark = f->ctx.overlay->mark;
+    B->add = f->ctx.overlay->add;
+    B->near = f->ctx.overlay->near;
+  }
+  f->size = q->size > 1 ? q->size : 1;
+  f->links = G->nlinks != 0;
+  B->x = f->mtag != 0 || f->links;
   B->tag = astar__next_generation(&f->ctx);
   B->max_cost = q->max_cost == q->max_cost ? q->max_cost : HUGE_VAL;
   B->corners = CORNERS(G->diagonal);
@@ -590,101 +736,12 @@ int astar_field_combine(astar_field *dst, const astar_field *const *src,
   dst->tag = tag;
   dst->direction = first->direction;
   dst->unit = first->unit;
+  dst->size = first->size;
+  dst->links = first->links;
+  dst->mtag = 0; /* a plain sum follows the grid's rules, no overlays */
+  dst->ov_navoid = dst->ov_nextra = 0;
   dst->memo = 0;
   dst->sorted = 0;
   dst->version = first->version;
   return ASTAR_OK;
-}
-
-/* ---- following a field ---- */
-
-/* Tile t is open to the callback the field was built with (its memo). */
-static int memo_open(const astar_field *f, const astar_layer *L, uint32_t t) {
-  const astar__memo *m = f->ctx.memo + t;
-  return astar__bit(L->passable, t) && m->gen == f->tag && m->cost > 0.0;
-}
-
-/* The callback's cost of entering t (0: closed or never asked). */
-static double memo_cost(const astar_field *f, uint32_t t) {
-  const astar__memo *m = f->ctx.memo + t;
-  return m->gen == f->tag ? m->cost : 0.0;
-}
-
-/* The move w -> v (direction d) under the build's callback: its tile
- * cost, 0 when the callback closed v or a corner. */
-static double memo_move(const astar_field *f, const astar_grid *G,
-                        const astar_layer *L, uint32_t w, unsigned d,
-                        uint32_t v) {
-  double c = memo_cost(f, v);
-  if (c > 0.0 && d >= 4 && d < 8 && CORNERS(G->diagonal)) {
-    int a = memo_open(f, L, (uint32_t)((int32_t)w + astar_dir_dx[d]));
-    int b = memo_open(f, L, (uint32_t)((int32_t)w + astar_dir_dy[d] *
-                                                        G->stride));
-    if (G->diagonal == ASTAR_DIAG_BOTH_FREE ? !(a && b) : !(a || b))
-      return 0.0;
-  }
-  return c;
-}
-
-int astar_field_next(const astar_field *f, const astar_grid *G,
-                     const astar_layer *L, uint32_t i, uint64_t *rng,
-                     uint32_t *next, double *step, int *dir) {
-  const int to = f->direction == ASTAR_FIELD_TO;
-  double here, best = HUGE_VAL, tol;
-  double score[8], cost[8];
-  uint32_t cand[8];
-  unsigned moved[8];
-  unsigned m, k = 0, j, pick = 0, ties = 0;
-  if (i >= f->ntiles || G->ntiles != f->ntiles || !astar_field_has(f, i))
-    return 0;
-  here = (double)f->value[i];
-  m = to ? L->moves[i] : astar__rule_dirs(G->diagonal);
-  while (m) {
-    unsigned d = astar__lowest_bit(m);
-    uint32_t v;
-    double c;
-    m &= m - 1;
-    if (to) { /* the move i -> v */
-      v = (uint32_t)((int32_t)i + G->offset[d]);
-      if (!astar_field_has(f, v)) continue;
-      c = f->memo ? memo_move(f, G, L, i, d, v) : (double)L->cost[v];
-      if (!(c > 0.0)) continue;
-      c *= G->step_length[d];
-      if (L->height != NULL) c += astar__climb_cost(L, i, v);
-    } else { /* the move v -> i, walked backwards */
-      v = (uint32_t)((int32_t)i - G->offset[d]);
-      if (!((L->moves[v] >> d) & 1u) || !astar_field_has(f, v)) continue;
-      c = f->memo ? memo_move(f, G, L, v, d, i) : (double)L->cost[i];
-      if (!(c > 0.0)) continue;
-      c *= G->step_length[d];
-      if (L->height != NULL) c += astar__climb_cost(L, v, i);
-    }
-    if (!(f->value[v] < f->value[i])) continue; /* strictly downhill */
-    cand[k] = v;
-    cost[k] = c;
-    moved[k] = to ? d : reverse_dir[d];
-    score[k] = c + (double)f->value[v];
-    if (score[k] < best) best = score[k];
-    k++;
-  }
-  if (k == 0) return 0;
-  /* values are floats: equal within a few of their units in the last
-   * place (the doubles they came from were equal, or nearly) */
-  tol = 4.0 * FLT_EPSILON * (fabs(best) > fabs(here) ? fabs(best)
-                                                      : fabs(here));
-  if (best > here + tol) return 0; /* no step pays: a local minimum */
-  for (j = 0; j < k; j++) {
-    if (score[j] > best + tol) continue;
-    ties++;
-    if (ties == 1) {
-      pick = j;
-      if (rng == NULL) break;
-    } else if (astar_field_random(rng) % ties == 0) {
-      pick = j; /* reservoir: each of the ties with probability 1/ties */
-    }
-  }
-  *next = cand[pick];
-  *step = cost[pick];
-  *dir = (int)moved[pick];
-  return 1;
 }

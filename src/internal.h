@@ -22,8 +22,10 @@
  *                                dispatch, begin/step
  *   field.c                      fields: distance maps, flee maps, sums
  *                                (beside the engines: calls none of them)
+ *   field_follow.c               following a field (next step, links)
  *   path_check.c                 paths that stay valid: check, repair
  *   graph.c, state_search.c      explicit graphs; state-space open list
+ *   graph_field.c                fields on explicit graphs
  *   graph_search.c               searches on explicit graphs
  */
 #ifndef ASTAR_INTERNAL_H
@@ -217,6 +219,11 @@ static inline int astar__marked(const uint32_t *mark, uint32_t tag,
 unsigned astar__overlay_moves(const astar_grid *G, const uint64_t *passable,
                               const uint32_t *mark, uint32_t tag, uint32_t u,
                               unsigned m);
+/* A field's build (field.c): q's overlays stamped in f's marks (goals
+ * never avoided; f->mtag their tag, 0 without overlays) and copied into
+ * f's own lists (the avoided tiles left avoided, then the extra costs). */
+int astar__field_overlay(astar_field *f, const astar_grid *G,
+                         const astar_field_query *q);
 /* Does q have overlays? */
 static inline int astar__uses_overlay(const astar_query *q) {
   return q->navoid != 0 || q->nextra != 0;

@@ -49,8 +49,9 @@ typedef struct lfield {
   size_t goals_cap;
 } lfield;
 
-static const char *const field_keys[] = {"unit", "values", "max_cost",
-                                         "direction", "tile_cost", NULL};
+static const char *const field_keys[] = {
+    "unit", "values", "max_cost", "direction", "tile_cost", "size", "avoid",
+    "extra_cost", NULL};
 static const char *const direction_names[] = {"to", "from", NULL};
 #define DIRECTION_LIST "'to', 'from'"
 static const char *const combine_keys[] = {"rescan", NULL};
@@ -186,10 +187,15 @@ static lgrid *lf_grid(lua_State *L, lfield *F, const char *fname,
   g = lg_core(L, G, fname);
   if (g->ntiles != F->f.ntiles)
     luaL_error(L, "%s: the field's grid is not its size", fname);
-  st = astar_grid_layer(g, F->f.unit, layer);
+  st = F->f.size > 1 ? astar_grid_layer_size(g, F->f.unit, F->f.size, layer)
+                     : astar_grid_layer(g, F->f.unit, layer);
   if (st == ASTAR_EPREPARE) {
     lg_prepare(L, g, F->f.unit, 0u, fname);
-    st = astar_grid_layer(g, F->f.unit, layer);
+    if (F->f.size > 1 &&
+        (st = astar_grid_prepare_size(g, F->f.unit, F->f.size, 0u)) !=
+            ASTAR_OK && st != ASTAR_EINVAL)
+      la_raise(L, st, fname);
+    st = astar_grid_layer_size(g, F->f.unit, F->f.size, layer);
   }
   if (st == ASTAR_EINVAL)
     luaL_error(L, "%s: the field's unit class is no longer defined", fname);
@@ -232,6 +238,7 @@ typedef struct field_args {
   int opt, reuse_arg; /* argument numbers */
   int fn;             /* stack index of tile_cost, 0 */
   int values;         /* stack index of the values table, 0 */
+  int avoid, extra;   /* stack indices of the overlay tables, 0 */
   astar_field_query q;
 } field_args;
 
@@ -270,12 +277,14 @@ static void read_goals(lua_State *L, lfield *F, const field_args *A,
     }
     if (!((layer->passable[astar_index(g, xy[0], xy[1]) >> 6] >>
            (astar_index(g, xy[0], xy[1]) & 63u)) & 1u)) {
+      const char *why = A->q.size > 1  ? " for a unit of that size"
+                        : A->q.unit != 0 ? " for the unit"
+                                         : "";
       if (A->list)
         la_error(L, 2, "field", "goal %.0f at (%d, %d) is blocked%s",
-                 (double)i + 1, (int)xy[0] + 1, (int)xy[1] + 1,
-                 A->q.unit != 0 ? " for the unit" : "");
+                 (double)i + 1, (int)xy[0] + 1, (int)xy[1] + 1, why);
       la_error(L, 2, "field", "goal (%d, %d) is blocked%s", (int)xy[0] + 1,
-               (int)xy[1] + 1, A->q.unit != 0 ? " for the unit" : "");
+               (int)xy[1] + 1, why);
     }
     F->goals[2 * i] = xy[0];
     F->goals[2 * i + 1] = xy[1];
@@ -398,6 +407,8 @@ static int g_field(lua_State *L) {
       la_error(L, A.opt, "field", "values must hold one number per goal "
                "(%.0f), got %.0f", (double)A.ngoals,
                (double)compat_rawlen(L, A.values));
+    A.q.size = la_size_option(L, A.opt, "field", &G->g);
+    lq_overlay_tables(L, A.opt, "field", &A.avoid, &A.extra);
   }
   R = reuse_arg(L, A.reuse_arg, "field", &G->g);
   luaL_checkstack(L, 16, "field");
@@ -406,6 +417,9 @@ static int g_field(lua_State *L) {
   /* every argument read: the map, prepared; then the field */
   g = lg_core(L, G, "field");
   lg_prepare(L, g, A.q.unit, 0u, "field");
+  if (A.q.size > 1 &&
+      (st = astar_grid_prepare_size(g, A.q.unit, A.q.size, 0u)) != ASTAR_OK)
+    la_raise(L, st, "field");
   if (R != NULL) {
     lf_core(L, R, "field"); /* Lua code run since may have closed it */
     F = R;
@@ -413,9 +427,22 @@ static int g_field(lua_State *L) {
   } else {
     F = lf_push(L, 1, A.fn);
   }
-  if ((st = astar_grid_layer(g, A.q.unit, &layer)) != ASTAR_OK)
+  if ((st = astar_grid_layer_size(g, A.q.unit, A.q.size, &layer)) != ASTAR_OK)
     la_raise(L, st, "field");
   read_goals(L, F, &A, g, &layer); /* raises with the reused field as was */
+  /* the overlays last: no Lua code runs from here to the build, which
+   * copies them (the grid's buffers are any query's) */
+  if (A.avoid != 0 || A.extra != 0) { /* raw reads into the grid's buffers:
+                                         the build copies them */
+    astar_query oq;
+    memset(&oq, 0, sizeof oq);
+    lq_overlay_fill(L, A.opt, "field", G, &oq, A.avoid, A.extra);
+    A.q.avoid = oq.avoid;
+    A.q.navoid = oq.navoid;
+    A.q.extra_tiles = oq.extra_tiles;
+    A.q.extra_costs = oq.extra_costs;
+    A.q.nextra = oq.nextra;
+  }
   if (R != NULL) lf_rebind(L, top + 1, 1, A.fn);
   if ((st = astar_field_fit(&F->f, g)) != ASTAR_OK) la_raise(L, st, "field");
   A.q.goals = F->goals;
@@ -452,6 +479,13 @@ static void rescan_query(astar_field_query *q, const astar_field *src,
   astar_field_query_defaults(q);
   q->unit = src->unit;
   q->direction = src->direction;
+  q->size = src->size;
+  q->avoid = src->ov_xy; /* the source's own copy of its overlays */
+  q->navoid = src->ov_navoid;
+  q->extra_tiles = src->ov_xy != NULL ? src->ov_xy + 2 * src->ov_navoid
+                                      : NULL;
+  q->extra_costs = src->ov_cost;
+  q->nextra = src->ov_nextra;
   memset(Q, 0, sizeof *Q);
   Q->L = L;
   Q->ud = G;
@@ -965,7 +999,7 @@ static int f_steps(lua_State *L) {
 }
 
 /* field:directions() -> string: per tile, row by row, 0 (no step: a goal,
- * or no value) or 1..8 (N E S W NE SE SW NW). */
+ * or no value), 1..8 (N E S W NE SE SW NW) or 9 (through a grid link). */
 static int f_directions(lua_State *L) {
   lfield *F = lf_check(L, "directions");
   astar_layer layer;

@@ -823,6 +823,16 @@ static int g_tostring(lua_State *L) {
   return 1;
 }
 
+static const astar_graph *field_graph(lua_State *L, void *ud) {
+  return core(L, (lgraph *)ud, "field");
+}
+
+/* g:field(goals [, options [, reuse]]) -> graph field (lua_graph_field.c) */
+static int g_field(lua_State *L) {
+  lgraph *ud = check(L, "field");
+  return lgf_field(L, field_graph, ud);
+}
+
 static const luaL_Reg methods[] = {
     {"add_node", g_add_node},     {"add_edge", g_add_edge},
     {"set_edge", g_set_edge},     {"edge", g_edge},
@@ -831,6 +841,7 @@ static const luaL_Reg methods[] = {
     {"node_count", g_node_count}, {"edge_count", g_edge_count},
     {"zone", g_zone},             {"connected", g_connected},
     {"zone_count", g_zone_count}, {"find_path", g_find_path},
+    {"field", g_field},
     {"memory", g_memory},         {"version", g_version},
     {"close", g_close},           {"is_closed", g_is_closed},
     {NULL, NULL}};
@@ -854,6 +865,7 @@ static void set_functions(lua_State *L, int mt, int rd, const luaL_Reg *fns) {
 
 void lgr_register(lua_State *L, int module) {
   int mt, rd;
+  lgf_register(L);
   luaL_newmetatable(L, GRAPH_MT);
   mt = lua_gettop(L);
   lua_pushcfunction(L, read_path);

@@ -185,6 +185,13 @@ void lq_overlay_tables(lua_State *L, int arg, const char *fname, int *avoid,
 void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
                      astar_query *q, int avoid, int extra);
 
+/* lua_graph_field.c: g:field on an explicit graph (get returns the graph,
+ * open and idle, or raises; it is called again after the arguments are
+ * read), and the GraphField metatable (registered by lua_graph.c). */
+typedef const astar_graph *(*lgf_graph_fn)(lua_State *L, void *ud);
+int lgf_field(lua_State *L, lgf_graph_fn get, void *ud);
+void lgf_register(lua_State *L);
+
 /* The methods of each file, registered by lua_module.c. */
 extern const luaL_Reg lg_grid_methods[]; /* lua_grid.c */
 extern const luaL_Reg lg_grid_meta[];
@@ -213,6 +220,7 @@ extern const char *const *const lf_field_keys;     /* grid:field */
 extern const char *const *const lf_combine_keys;   /* astar.combine */
 extern const char *const *const lgr_graph_keys;    /* astar.graph{...} */
 extern const char *const *const lgr_query_keys;    /* graph:find_path */
+extern const char *const *const lgf_field_keys;    /* graph:field */
 extern const char *const *const lp_check_keys;     /* path_ok, path_cost */
 extern const char *const *const lp_repair_keys;    /* repair */
 extern const char *const *const lpf_pool_keys;     /* astar.pathfinder */

@@ -382,6 +382,7 @@ static void set_option_keys(lua_State *L) {
       {GRID_MT, "repair", lp_repair_keys},
       {GRID_MT, "smooth", lsi_smooth_keys},
       {"astar.Graph", "find_path", lgr_query_keys},
+      {"astar.Graph", "field", lgf_field_keys},
       {POOL_MT, "request", lq_query_keys},
       {POOL_MT, "update", lpf_budget_keys},
       {SNAP_MT, "find_path", lq_query_keys},

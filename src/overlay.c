@@ -105,3 +105,77 @@ unsigned astar__overlay_moves(const astar_grid *G, const uint64_t *passable,
   }
   return keep_m;
 }
+
+/* Room for n overlay tiles in f's own copy. */
+static int overlay_room(astar_field *f, size_t n) {
+  astar_search *s = &f->ctx;
+  int32_t *xy;
+  double *c;
+  if (n <= f->ov_cap) return ASTAR_OK;
+  if (n > SIZE_MAX / 16) return ASTAR_ENOMEM;
+  xy = (int32_t *)astar__mem(s->alloc, s->alloc_ud, 2 * n, sizeof(int32_t));
+  if (xy == NULL) return ASTAR_ENOMEM;
+  c = (double *)astar__mem(s->alloc, s->alloc_ud, n, sizeof(double));
+  if (c == NULL) {
+    astar__mem_free(s->alloc, s->alloc_ud, xy, 2 * n, sizeof(int32_t));
+    return ASTAR_ENOMEM;
+  }
+  astar__mem_free(s->alloc, s->alloc_ud, f->ov_xy, 2 * f->ov_cap,
+                  sizeof(int32_t));
+  astar__mem_free(s->alloc, s->alloc_ud, f->ov_cost, f->ov_cap,
+                  sizeof(double));
+  f->ov_xy = xy;
+  f->ov_cost = c;
+  f->ov_cap = n;
+  return ASTAR_OK;
+}
+
+/* A field's overlays (field.c): q's overlays stamped in f's marks (goals never avoided), then copied
+ * into f's own lists (the avoided tiles that stayed avoided, then the
+ * extra costs), so that following the field, a flee and a rescan see
+ * them after q's lists are gone.  q's lists may be f's own (a rescan). */
+int astar__field_overlay(astar_field *f, const astar_grid *G,
+                         const astar_field_query *q) {
+  astar_search *s = &f->ctx;
+  astar_query tq;
+  size_t i, k = 0, n;
+  uint32_t tag;
+  int st;
+  if (q->navoid == 0 && q->nextra == 0) {
+    f->ov_navoid = f->ov_nextra = 0;
+    return ASTAR_OK;
+  }
+  if (q->navoid > SIZE_MAX / 16 - q->nextra) return ASTAR_ENOMEM;
+  memset(&tq, 0, sizeof tq);
+  tq.avoid = q->avoid;
+  tq.navoid = q->navoid;
+  tq.extra_tiles = q->extra_tiles;
+  tq.extra_costs = q->extra_costs;
+  tq.nextra = q->nextra;
+  tq.goals = q->goals;
+  tq.ngoals = q->goals != NULL ? q->ngoals : 0;
+  if ((st = astar__overlay_stamp(s, G, &tq, UINT32_MAX, UINT32_MAX, &tag)) !=
+      ASTAR_OK)
+    return st;
+  n = q->navoid + q->nextra;
+  if (q->avoid != f->ov_xy && (st = overlay_room(f, n)) != ASTAR_OK)
+    return st;
+  /* in place when q's lists are f's: writes never pass reads */
+  for (i = 0; i < q->navoid; i++) {
+    uint32_t v = astar_index(G, q->avoid[2 * i], q->avoid[2 * i + 1]);
+    if (!astar__marked(s->overlay->mark, tag, v, ASTAR__MARK_AVOID))
+      continue; /* a goal */
+    f->ov_xy[2 * k] = q->avoid[2 * i];
+    f->ov_xy[2 * k + 1] = q->avoid[2 * i + 1];
+    k++;
+  }
+  f->ov_navoid = k;
+  for (i = 0; i < q->nextra; i++) {
+    f->ov_xy[2 * (k + i)] = q->extra_tiles[2 * i];
+    f->ov_xy[2 * (k + i) + 1] = q->extra_tiles[2 * i + 1];
+    f->ov_cost[i] = q->extra_costs[i];
+  }
+  f->ov_nextra = q->nextra;
+  f->mtag = tag;
+  return ASTAR_OK;
+}
