@@ -10,6 +10,7 @@
 --   helpers.random_case(rng, astar [, opts]) random grid + its description
 --   helpers.pick_tile(rng, case)             a (passable) tile of a case
 --   helpers.maps_dir()                       "../shared/maps" or nil
+--   helpers.scenario_step()                  1, or 7 on 5.1-5.3: scenarios run
 --   helpers.error_of(f, ...)                 the message f raised
 --   helpers.missing(it, pending, r)          fail or pend without a resource
 --
@@ -536,6 +537,16 @@ function helpers.maps_dir()
   if not f then return nil end
   f:close()
   return dir
+end
+
+-- Which MovingAI scenarios a spec runs on this runtime: every one on Lua
+-- 5.4 and LuaJIT (the runtimes games use most), every 7th elsewhere (CI
+-- time: the maps are the slowest specs), or every one anywhere when
+-- ASTAR_ALL_SCENARIOS=1.  Returns the step between scenarios run.
+function helpers.scenario_step()
+  if os.getenv("ASTAR_ALL_SCENARIOS") == "1" then return 1 end
+  if _VERSION == "Lua 5.4" or rawget(_G, "jit") ~= nil then return 1 end
+  return 7
 end
 
 -- For a describe block whose resource is missing: a failing test when the

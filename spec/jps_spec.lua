@@ -332,7 +332,8 @@ describe("jump point search on the MovingAI maps #slow", function()
       assert.is_true(#list > 0)
       local out = {}
       local nfail, failures = 0, {}
-      for i, s in ipairs(list) do
+      for i = 1, #list, helpers.scenario_step() do
+        local s = list[i]
         local path, cost, _, alg = find(grid, s.sx, s.sy, s.gx, s.gy,
           { algorithm = "jps" }, out)
         local msg
