@@ -234,6 +234,15 @@ void lg_account(lua_State *L, struct lg_anchor *a, size_t *reported,
   if (a != NULL) {
     a->live += grown;
     a->since += grown;
+    /* the bar is what was alive after the last full collection, or, when
+     * the heap has shrunk since (the collector's own cycles, a script's
+     * collectgarbage), what is alive now: a bar left high by a big heap
+     * long gone would let the grids' memory pile up unseen */
+    size_t now_alive = (size_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024u + a->live;
+    if (now_alive < a->estimate) { /* a collection ran: a new baseline */
+      a->estimate = now_alive < MIN_ESTIMATE ? MIN_ESTIMATE : now_alive;
+      a->since = grown;
+    }
     if (a->since > a->estimate) {
       a->since = 0;
       lua_gc(L, LUA_GCCOLLECT, 0); /* finalizers release the dead grids */
@@ -250,8 +259,16 @@ static void account(lua_State *L, lgrid *ud, size_t now) {
 }
 
 void lg_report(lua_State *L, lgrid *ud) {
-  if (!ud->closed && ud->held > ud->reported + REPORT_STEP)
-    account(L, ud, ud->held);
+  if (ud->closed) return;
+  if (ud->held < ud->reported) { /* freed since (a query object's copies):
+                                    what was reported comes down with it,
+                                    so growing again is seen again */
+    size_t d = ud->reported - ud->held;
+    if (ud->anchor != NULL)
+      ud->anchor->live -= d < ud->anchor->live ? d : ud->anchor->live;
+    ud->reported = ud->held;
+  }
+  if (ud->held > ud->reported + REPORT_STEP) account(L, ud, ud->held);
 }
 
 /* The trampoline every function of the module has as upvalue 2. */
