@@ -98,7 +98,7 @@ static void push_back(list *l, lsliced *s) {
   l->n++;
 }
 
-static void unlink(list *l, lsliced *s) {
+static void list_unlink(list *l, lsliced *s) {
   if (s->prev != NULL)
     s->prev->next = s->next;
   else
@@ -331,7 +331,7 @@ static int pf_request(lua_State *L) {
     lua_settop(L, 11);
   }
   if (old != NULL) { /* it goes, the new one takes its place */
-    if (old->where == LS_QUEUED) unlink(&p->queue, old);
+    if (old->where == LS_QUEUED) list_unlink(&p->queue, old);
     forget(L, 1, p, 11, old);
   } else if (p->queue.n + p->nrunning >= p->max_pending) {
     s->closed = 1;
@@ -378,7 +378,7 @@ static void fill_slots(lpool *p) {
     lsliced *s;
     if (p->running[i] != NULL) continue;
     s = p->queue.head;
-    unlink(&p->queue, s);
+    list_unlink(&p->queue, s);
     s->slot = i;
     s->ctx = &p->ctx[i];
     s->state = LS_NEW;
@@ -540,7 +540,7 @@ static int done_next(lua_State *L) {
   lsliced *s = p->done.head;
   int q, have;
   if (s == NULL) return 0;
-  unlink(&p->done, s);
+  list_unlink(&p->done, s);
   s->where = LS_NOWHERE;
   lua_settop(L, 1);
   push_request(L, 1, s->id); /* 2 */
@@ -582,8 +582,8 @@ static int pf_cancel(lua_State *L) {
     lua_pushboolean(L, 0);
     return 1;
   }
-  if (s->where == LS_FINISHED) unlink(&p->done, s);
-  if (s->where == LS_QUEUED) unlink(&p->queue, s);
+  if (s->where == LS_FINISHED) list_unlink(&p->done, s);
+  if (s->where == LS_QUEUED) list_unlink(&p->queue, s);
   forget(L, 1, p, 3, s);
   lua_pushboolean(L, 1);
   return 1;
