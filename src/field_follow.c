@@ -216,20 +216,23 @@ int astar_field_next(const astar_field *f, const astar_grid *G,
     m &= m - 1;
     if (to) { /* the move i -> v */
       v = (uint32_t)((int32_t)i + G->offset[d]);
-      if (!astar_field_has(f, v)) continue;
+      /* strictly downhill first: half the neighbours end here, before
+       * their costs are read */
+      if (!astar_field_has(f, v) || !(f->value[v] < f->value[i])) continue;
       c = f->memo ? memo_move(f, G, L, i, d, v) : (double)L->cost[v];
       if (!(c > 0.0)) continue;
       c *= G->step_length[d];
       if (L->height != NULL) c += astar__climb_cost(L, i, v);
     } else { /* the move v -> i, walked backwards */
       v = (uint32_t)((int32_t)i - G->offset[d]);
-      if (!((L->moves[v] >> d) & 1u) || !astar_field_has(f, v)) continue;
+      if (!((L->moves[v] >> d) & 1u) || !astar_field_has(f, v) ||
+          !(f->value[v] < f->value[i]))
+        continue;
       c = f->memo ? memo_move(f, G, L, v, d, i) : (double)L->cost[i];
       if (!(c > 0.0)) continue;
       c *= G->step_length[d];
       if (L->height != NULL) c += astar__climb_cost(L, v, i);
     }
-    if (!(f->value[v] < f->value[i])) continue; /* strictly downhill */
     cand[k] = v;
     cost[k] = c;
     moved[k] = to ? d : reverse_dir[d];

@@ -108,6 +108,12 @@ int32_t la_int(lua_State *L, int arg, const char *fname,
                          const char *range_word) {
   char buf[64];
   double v;
+  if (lua_type(L, arg) == LUA_TNUMBER) {
+    /* the usual case first, without floor(): an in-range number whose
+     * int32 conversion (defined there) gives it back (NaN fails both) */
+    v = (double)lua_tonumber(L, arg);
+    if (v >= lo && v <= hi && (double)(int32_t)v == v) return (int32_t)v;
+  }
   if (lua_type(L, arg) != LUA_TNUMBER)
     la_error(L, arg, fname, "%s must be an integer, got %s", name,
               la_describe(L, arg, buf, sizeof buf));

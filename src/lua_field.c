@@ -741,7 +741,7 @@ static int f_next_step(lua_State *L) {
     lua_pushliteral(L, "no_path");
     return 2;
   }
-  rng = step_state(seed, i, 0);
+  rng = has ? step_state(seed, i, 0) : 0;
   ok = astar_field_next(&F->f, &G->g, &layer, i, has ? &rng : NULL, &next,
                         &step, &dir);
   if (!ok) {
@@ -943,7 +943,7 @@ static int read_steps(lua_State *L, void *p) {
     ny = (int32_t)c[1] - 1;
     i = astar_index(g, nx, ny);
     {
-      uint64_t rng = step_state(R->seed, i, (uint64_t)k);
+      uint64_t rng = R->has_seed ? step_state(R->seed, i, (uint64_t)k) : 0;
       if (astar_field_next(f, g, &R->layer, i, R->has_seed ? &rng : NULL,
                            &next, &step, &dir))
         astar_xy(g, next, &nx, &ny);
