@@ -38,7 +38,7 @@ typedef struct lg_memory {
 
 /* The binding's growable buffers (lg_buffer), one per use. */
 enum { LG_BUF_PATH = 0, LG_BUF_AVOID, LG_BUF_EXTRA_XY, LG_BUF_EXTRA_COST,
-       LG_BUFFERS };
+       LG_BUF_SMOOTH, LG_BUFFERS };
 
 /*
  * A Grid userdata: the map, its default search context (find_path,

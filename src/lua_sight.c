@@ -82,12 +82,21 @@ static const char *const smooth_keys[] = {"unit", "size", NULL};
 static int32_t path_coord(lua_State *L, int arg, int k, int32_t hi) {
   char buf[64];
   double v;
-  lua_rawgeti(L, arg, k);
-  v = (double)lua_tonumber(L, -1); /* 0 for a non-number: checked below */
-  if (v >= 1 && v <= hi && v == (double)(int32_t)v &&
-      lua_type(L, -1) == LUA_TNUMBER) {
-    lua_pop(L, 1);
-    return (int32_t)v - 1;
+  if (compat_rawgeti_type(L, arg, k) == LUA_TNUMBER) {
+#if LUA_VERSION_NUM >= 503 /* integers (and integral floats) directly */
+    int isnum;
+    lua_Integer i = lua_tointegerx(L, -1, &isnum);
+    if (isnum && i >= 1 && i <= hi) {
+      lua_pop(L, 1);
+      return (int32_t)i - 1;
+    }
+#else
+    v = (double)lua_tonumber(L, -1);
+    if (v >= 1 && v <= hi && v == (double)(int32_t)v) {
+      lua_pop(L, 1);
+      return (int32_t)v - 1;
+    }
+#endif
   }
   v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
   if (!(v == floor(v)) || isinf(v))
@@ -129,17 +138,21 @@ static int g_smooth(lua_State *L) {
   if (len > INT_MAX / 2 - 2)
     la_error(L, 2, fname, "path too long");
   n = (size_t)(len / 2);
-  /* scratch owned by Lua: an error cannot leak it */
-  sum = (double *)lua_newuserdata(L, (n > 0 ? n : 1) * (sizeof(double) +
-                                                       2 * sizeof(int32_t)));
+  /* the options' Lua code has run: from here on nothing runs Lua code,
+   * so the grid's own buffer (kept for the next call) is safe to fill */
+  g = lg_core(L, ud, fname);
+  no_hex(L, g, fname);
+  if ((size_t)-1 / (sizeof(double) + 2 * sizeof(int32_t)) <= n)
+    la_raise(L, ASTAR_ENOMEM, fname);
+  sum = (double *)lg_buffer(L, ud, LG_BUF_SMOOTH,
+                            (n > 0 ? n : 1) * (sizeof(double) +
+                                               2 * sizeof(int32_t)));
   xy = (int32_t *)(void *)(sum + (n > 0 ? n : 1));
   for (k = 0; k < n; k++) {
     int j = 2 * (int)k; /* n <= INT_MAX / 4 */
     xy[2 * k] = path_coord(L, 2, j + 1, ud->g.width);
     xy[2 * k + 1] = path_coord(L, 2, j + 2, ud->g.height);
   }
-  g = lg_core(L, ud, fname);
-  no_hex(L, g, fname);
   check(L, astar_grid_prepare_size(g, unit, size, 0), fname);
   st = astar_smooth(g, unit, size, xy, n, xy, &nout, &bad, sum);
   lg_report(L, ud);

@@ -50,14 +50,24 @@ static int walk(const sight *S, int32_t x0, int32_t y0, int32_t x1,
     *block = i;
     return 0;
   }
+  if (nx == 0 || ny == 0) { /* along a row or a column */
+    int32_t step = nx == 0 ? sy : sx;
+    int64_t left = nx + ny;
+    for (; left > 0; left--) {
+      i = (uint32_t)((int32_t)i + step);
+      if (!astar__bit(bits, i) || (S->flat != NULL && S->flat[i] != h0)) {
+        *block = i;
+        return 0;
+      }
+      if (S->cost != NULL && S->cost[i] > top) top = S->cost[i];
+    }
+    *maxc = top;
+    return 1;
+  }
   while (ix < nx || iy < ny) {
-    int64_t cmp;
-    if (nx == 0)
-      cmp = 1;
-    else if (ny == 0)
-      cmp = -1;
-    else
-      cmp = (2 * ix + 1) * ny - (2 * iy + 1) * nx;
+    /* which grid line the line crosses next: (2 ix + 1) / nx against
+     * (2 iy + 1) / ny, in integers */
+    int64_t cmp = (2 * ix + 1) * ny - (2 * iy + 1) * nx;
     if (cmp < 0) {
       i = (uint32_t)((int32_t)i + sx);
       ix++;
@@ -95,12 +105,12 @@ static void sight_init(sight *S, const astar_grid *G, const astar_layer *L,
   S->rule = G->diagonal;
 }
 
-/* The direction of the step (dx, dy), or -1 when it is not one. */
+/* The direction of the step (dx, dy) (each in -1..1), or -1 for (0, 0):
+ * grid.c's direction order (astar_dir_dx/dy), indexed by
+ * (dy + 1) * 3 + dx + 1. */
 static int step_dir(int32_t dx, int32_t dy) {
-  int d;
-  for (d = 0; d < 8; d++)
-    if (astar_dir_dx[d] == dx && astar_dir_dy[d] == dy) return d;
-  return -1;
+  static const signed char dir[9] = {7, 0, 4, 3, -1, 1, 6, 2, 5};
+  return dir[(dy + 1) * 3 + dx + 1];
 }
 
 double astar__leg_cost(const astar_grid *G, const astar_layer *L,
