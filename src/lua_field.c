@@ -138,6 +138,14 @@ static lfield *lf_push(lua_State *L, int grid, int fn) {
     lua_pushboolean(L, 0);
   lua_setfield(L, -2, "tile_cost");
   compat_setuservalue(L, -2);
+  /* known to the ffi path (LF_KNOWN_KEY: a weak set) */
+  lua_getfield(L, LUA_REGISTRYINDEX, LF_KNOWN_KEY);
+  if (lua_istable(L, -1)) {
+    lua_pushvalue(L, -2);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+  }
+  lua_pop(L, 1);
   F->closed = 0;
   return F;
 }
@@ -756,6 +764,112 @@ static int f_next_step(lua_State *L) {
   return 3;
 }
 
+/* ---- LuaJIT's ffi path (lua/astar/init.lua) ----
+ * Under LuaJIT, init.lua calls these two through the ffi for
+ * field:next_step and field:steps when nothing is out of the ordinary
+ * (no seed, plain tables, numbers): a C call through the ffi costs a few
+ * nanoseconds where one through the Lua API costs tens.  They read no Lua
+ * value and raise nothing: -2 means "let the method do it", and the
+ * method then does everything, errors included, so every message still
+ * comes from the methods above.  p is the block of a Field userdata:
+ * init.lua passes only values lf_push registered in the weak set
+ * registry[LF_KNOWN_KEY].  Between their checks and their end no Lua code
+ * runs, so nothing can close the field or the grid meanwhile. */
+
+/* The layer when the field can be read as next_step would read it. */
+static int ffi_ready(lfield *F, astar_layer *layer) {
+  const lgrid *G = F->grid;
+  const astar_grid *g;
+  int st;
+  if (F->closed || F->busy || G == NULL || G->closed || G->busy) return 0;
+  g = &G->g;
+  if (g->ntiles != F->f.ntiles) return 0;
+  st = F->f.size > 1 ? astar_grid_layer_size(g, F->f.unit, F->f.size, layer)
+                     : astar_grid_layer(g, F->f.unit, layer);
+  return st == ASTAR_OK;
+}
+
+/* Tile (x, y) (1-based, as Lua passed them) when both are integers in
+ * range. */
+static int ffi_tile(const lfield *F, double x, double y, uint32_t *i) {
+  if (!(x >= 1 && x <= F->f.width && x == (double)(int32_t)x && y >= 1 &&
+        y <= F->f.height && y == (double)(int32_t)y))
+    return 0;
+  *i = (uint32_t)y * (uint32_t)(F->f.width + 2) + (uint32_t)x;
+  return 1;
+}
+
+/* field:next_step(x, y): 1 with out = x, y, cost; 0 "goal"; -1
+ * "no_path"; -2 the method's to do. */
+static int ffi_next_step(void *p, double x, double y, double *out) {
+  lfield *F = (lfield *)p;
+  astar_layer layer;
+  uint32_t i, next;
+  double step;
+  int dir;
+  int32_t nx, ny;
+  if (!ffi_ready(F, &layer) || !ffi_tile(F, x, y, &i)) return -2;
+  if (!astar_field_has(&F->f, i)) return -1;
+  if (!astar_field_next(&F->f, &F->grid->g, &layer, i, NULL, &next, &step,
+                        &dir))
+    return 0;
+  astar_xy(&F->grid->g, next, &nx, &ny);
+  out[0] = (double)nx + 1;
+  out[1] = (double)ny + 1;
+  out[2] = step;
+  return 1;
+}
+
+/* field:steps(positions) on n x, y pairs in xy, replaced by each unit's
+ * next tile: 1, or -2 (nothing written) when the method must do it. */
+static int ffi_steps(void *p, double *xy, int n) {
+  lfield *F = (lfield *)p;
+  astar_layer layer;
+  const astar_grid *g;
+  int k;
+  uint32_t i;
+  if (n < 0 || !ffi_ready(F, &layer)) return -2;
+  for (k = 0; k < n; k++)
+    if (!ffi_tile(F, xy[2 * k], xy[2 * k + 1], &i)) return -2;
+  g = &F->grid->g;
+  for (k = 0; k < n; k++) {
+    uint32_t next;
+    double step;
+    int dir;
+    int32_t nx, ny;
+    (void)ffi_tile(F, xy[2 * k], xy[2 * k + 1], &i);
+    if (astar_field_next(&F->f, g, &layer, i, NULL, &next, &step, &dir)) {
+      astar_xy(g, next, &nx, &ny);
+      xy[2 * k] = (double)nx + 1;
+      xy[2 * k + 1] = (double)ny + 1;
+    }
+  }
+  return 1;
+}
+
+/* What init.lua declares as struct astar_ffi_field. */
+typedef struct lf_ffi_api {
+  int (*next_step)(void *p, double x, double y, double *out);
+  int (*steps)(void *p, double *xy, int n);
+} lf_ffi_api;
+
+static const lf_ffi_api ffi_api = {ffi_next_step, ffi_steps};
+
+void lf_open_ffi(lua_State *L, int module, int field_mt) {
+  lua_newtable(L); /* the weak set of fields lf_push made */
+  lua_newtable(L);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, LF_KNOWN_KEY);
+  lua_setfield(L, module, "_fields");
+  lua_pushlightuserdata(L, (void *)&ffi_api);
+  lua_setfield(L, module, "_ffi");
+  lua_getfield(L, field_mt, "__index");
+  lua_setfield(L, module, "_field_methods");
+}
+
 /* Sets t[n + 1], t[n + 2], ... to nil up to the first nil. */
 static void clear_from(lua_State *L, int t, lua_Integer n) {
   while (n < INT_MAX) {
@@ -929,10 +1043,10 @@ static int read_steps(lua_State *L, void *p) {
     int32_t nx, ny;
     for (j = 0; j < 2; j++) {
       int32_t hi = j == 0 ? g->width : g->height;
-      lua_rawgeti(L, 1, (int)(2 * k + 1 + j));
-      c[j] = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1)
-                                            : NAN;
-      if (!(c[j] == floor(c[j]) && c[j] >= 1 && c[j] <= hi))
+      c[j] = compat_rawgeti_type(L, 1, (int)(2 * k + 1 + j)) == LUA_TNUMBER
+                 ? (double)lua_tonumber(L, -1)
+                 : NAN;
+      if (!(c[j] >= 1 && c[j] <= hi && c[j] == (double)(int32_t)c[j]))
         la_error(L, 2, "steps", "positions[%.0f] (%s of unit %.0f) must be "
                  "an integer in 1..%d, got %s", (double)(2 * k + 1 + j),
                  j == 0 ? "x" : "y", (double)k + 1, (int)hi,

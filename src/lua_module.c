@@ -469,6 +469,7 @@ int luaopen_astar_core(lua_State *L) {
   set_functions(L, up, lw_module_functions);
   lgr_register(L, lua_gettop(L));
   lst_register(L, lua_gettop(L));
+  lf_open_ffi(L, lua_gettop(L), up + 4);
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
   return 1;
