@@ -48,20 +48,26 @@ typedef struct theta {
   uint32_t generated, peak;
 } theta;
 
-static double h_of(const theta *T, uint32_t i) {
-  double dx = (double)((int32_t)(i % T->stride) - 1 - T->gx);
-  double dy = (double)((int32_t)(i / T->stride) - 1 - T->gy);
+/* The heuristic at tile (x, y) (0-based). */
+static double h_at(const theta *T, int32_t x, int32_t y) {
+  double dx = (double)(x - T->gx), dy = (double)(y - T->gy);
   return T->hA * sqrt(dx * dx + dy * dy);
 }
 
-/* A new open entry (also a node popped and put back). */
-static int insert(theta *T, uint32_t v, double g, uint32_t aux) {
+static double h_of(const theta *T, uint32_t i) {
+  int32_t x, y;
+  astar_xy(T->G, i, &x, &y);
+  return h_at(T, x, y);
+}
+
+/* A new open entry (also a node popped and put back), h its heuristic. */
+static int insert_h(theta *T, uint32_t v, double g, uint32_t aux, double h) {
   astar_search *s = T->s;
   astar_heap_entry e;
   int st;
   if (T->n == s->heap_cap && (st = astar__grow_heap(s)) != ASTAR_OK)
     return st;
-  e.key = astar__quantise(g + h_of(T, v), T->inv_q);
+  e.key = astar__quantise(g + h, T->inv_q);
   e.g = g;
   e.node = v;
   e.aux = aux;
@@ -72,16 +78,23 @@ static int insert(theta *T, uint32_t v, double g, uint32_t aux) {
   return ASTAR_OK;
 }
 
-static int relax(theta *T, uint32_t v, double g, uint32_t aux) {
+static int insert(theta *T, uint32_t v, double g, uint32_t aux) {
+  return insert_h(T, v, g, aux, h_of(T, v));
+}
+
+/* Offers v = (x, y) the cost g through aux. */
+static int relax(theta *T, uint32_t v, int32_t x, int32_t y, double g,
+                 uint32_t aux) {
   astar_search *s = T->s;
   astar_heap_entry *e;
-  if ((s->stamp[v] & ASTAR__STAMP_GEN) != T->tag) return insert(T, v, g, aux);
+  if ((s->stamp[v] & ASTAR__STAMP_GEN) != T->tag)
+    return insert_h(T, v, g, aux, h_at(T, x, y));
   e = &s->heap[s->heap_pos[v]];
   if (!(g < e->g)) return ASTAR_OK;
   {
     astar_heap_entry ne = *e; /* same node, same h: the key only falls */
     ne.g = g;
-    ne.key = astar__quantise(g + h_of(T, v), T->inv_q);
+    ne.key = astar__quantise(g + h_at(T, x, y), T->inv_q);
     ne.aux = aux;
     astar__heap_up(s->heap, s->heap_pos, s->heap_pos[v], ne, 0);
   }
@@ -95,11 +108,10 @@ static double leg(const theta *T, uint32_t a, uint32_t b) {
   return astar__leg_cost(T->G, T->L, T->flat, x0, y0, x1, y1);
 }
 
-/* A lower bound of leg a -> b's cost: its length times b's cost. */
-static double leg_bound(const theta *T, uint32_t a, uint32_t b) {
+/* A lower bound of leg a -> b's cost: its length times b's cost; dx, dy
+ * from a to b. */
+static double leg_bound(const theta *T, int32_t dx, int32_t dy, uint32_t b) {
   const astar_grid *G = T->G;
-  int32_t dx = (int32_t)(b % T->stride) - (int32_t)(a % T->stride);
-  int32_t dy = (int32_t)(b / T->stride) - (int32_t)(a / T->stride);
   double len;
   if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1)
     len = dx != 0 && dy != 0 ? G->diagonal_length : G->cardinal_length;
@@ -174,6 +186,7 @@ int astar__theta(astar__run *R) {
   while (T.n > 0) {
     astar_heap_entry e = s->heap[0];
     uint32_t u = e.node, p = e.aux & ~UNCHECKED, pp;
+    int32_t ux, uy, px, py;
     double gu = e.g;
     unsigned m;
     if (T.n > 1) astar__heap_pop(s->heap, s->heap_pos, T.n, 0);
@@ -182,7 +195,10 @@ int astar__theta(astar__run *R) {
       double best = HUGE_VAL, c = leg(&T, p, u);
       uint32_t bp = p;
       if (c < HUGE_VAL) best = T.g[p] + c;
-      m = sight_moves(&T, u);
+      /* The leg as cheap as assumed: no closed neighbour can beat it (each
+       * offered u its step when it was expanded, and the key's g is the
+       * least offer), so only a blocked or dearer leg looks at them. */
+      m = best <= gu ? 0u : sight_moves(&T, u);
       while (m) {
         unsigned d = astar__lowest_bit(m);
         uint32_t nb = (uint32_t)((int32_t)u + G->offset[d]);
@@ -214,30 +230,33 @@ int astar__theta(astar__run *R) {
     }
     if (q->max_nodes != 0 && expanded >= q->max_nodes) break;
     pp = p;
+    astar_xy(G, u, &ux, &uy); /* once per expansion: no division below */
+    astar_xy(G, pp, &px, &py);
     m = sight_moves(&T, u);
     while (m) {
       unsigned d = astar__lowest_bit(m);
       uint32_t v = (uint32_t)((int32_t)u + G->offset[d]), aux = u;
+      int32_t vx = ux + astar_dir_dx[d], vy = uy + astar_dir_dy[d];
       double cand;
       m &= m - 1;
       if (closed(&T, v)) continue;
       cand = gu + G->step_length[d] * (double)L->cost[v];
       if (pp != u) {
         if (!lazy) {
-          double c = leg(&T, pp, v);
+          double c = astar__leg_cost(G, L, T.flat, px, py, vx, vy);
           if (c < HUGE_VAL && T.g[pp] + c <= cand) {
             cand = T.g[pp] + c;
             aux = pp;
           }
         } else {
-          double c = T.g[pp] + leg_bound(&T, pp, v);
+          double c = T.g[pp] + leg_bound(&T, vx - px, vy - py, v);
           if (c <= cand) { /* ties: the longer leg, fewer waypoints */
             cand = c;
             aux = pp | UNCHECKED;
           }
         }
       }
-      if ((st = relax(&T, v, cand, aux)) != ASTAR_OK) return st;
+      if ((st = relax(&T, v, vx, vy, cand, aux)) != ASTAR_OK) return st;
     }
   }
   R->r.expanded = expanded;
