@@ -32,20 +32,29 @@ typedef struct sight {
   int rule;            /* ASTAR_DIAG_* */
 } sight;
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 /* Walks from the centre of tile i0 = (x0, y0) to that of (x1, y1).
  * Returns 1 when clear (*maxc: the dearest tile entered after i0), else 0
- * with *block the first tile that blocks. */
-static int walk(const sight *S, int32_t x0, int32_t y0, int32_t x1,
-                int32_t y1, float *maxc, uint32_t *block) {
+ * with *block the first tile that blocks.  Compiled once with level
+ * heights to keep and once without (flat: S->flat != NULL). */
+static ALWAYS_INLINE int walk_of(const sight *S, int32_t x0, int32_t y0,
+                                 int32_t x1, int32_t y1, float *maxc,
+                                 uint32_t *block, const int flat) {
   const astar_grid *G = S->G;
   const uint64_t *bits = S->bits;
+  const float *cost = S->cost;
   int64_t nx = x1 > x0 ? x1 - x0 : x0 - x1;
   int64_t ny = y1 > y0 ? y1 - y0 : y0 - y1;
   int32_t sx = x1 > x0 ? 1 : -1;
   int32_t sy = y1 > y0 ? G->stride : -G->stride;
-  int64_t ix = 0, iy = 0;
+  int64_t ix = 0, iy = 0, e;
   uint32_t i = astar_index(G, x0, y0);
-  float top = 0.0f, h0 = S->flat != NULL ? S->flat[i] : 0.0f;
+  float top = 0.0f, h0 = flat ? S->flat[i] : 0.0f;
   if (!astar__bit(bits, i)) {
     *block = i;
     return 0;
@@ -55,25 +64,27 @@ static int walk(const sight *S, int32_t x0, int32_t y0, int32_t x1,
     int64_t left = nx + ny;
     for (; left > 0; left--) {
       i = (uint32_t)((int32_t)i + step);
-      if (!astar__bit(bits, i) || (S->flat != NULL && S->flat[i] != h0)) {
+      if (!astar__bit(bits, i) || (flat && S->flat[i] != h0)) {
         *block = i;
         return 0;
       }
-      if (S->cost != NULL && S->cost[i] > top) top = S->cost[i];
+      if (cost != NULL && cost[i] > top) top = cost[i];
     }
     *maxc = top;
     return 1;
   }
+  /* which grid line the line crosses next: the sign of
+   * e = (2 ix + 1) ny - (2 iy + 1) nx, kept up to date by additions */
+  e = ny - nx;
   while (ix < nx || iy < ny) {
-    /* which grid line the line crosses next: (2 ix + 1) / nx against
-     * (2 iy + 1) / ny, in integers */
-    int64_t cmp = (2 * ix + 1) * ny - (2 * iy + 1) * nx;
-    if (cmp < 0) {
+    if (e < 0) {
       i = (uint32_t)((int32_t)i + sx);
       ix++;
-    } else if (cmp > 0) {
+      e += 2 * ny;
+    } else if (e > 0) {
       i = (uint32_t)((int32_t)i + sy);
       iy++;
+      e -= 2 * nx;
     } else { /* through a corner: the two grazed tiles */
       uint32_t a = (uint32_t)((int32_t)i + sx), b = (uint32_t)((int32_t)i + sy);
       int pa = astar__bit(bits, a), pb = astar__bit(bits, b);
@@ -84,16 +95,22 @@ static int walk(const sight *S, int32_t x0, int32_t y0, int32_t x1,
       i = (uint32_t)((int32_t)i + sx + sy);
       ix++;
       iy++;
+      e += 2 * ny - 2 * nx;
     }
-    if (!astar__bit(bits, i) ||
-        (S->flat != NULL && S->flat[i] != h0)) {
+    if (!astar__bit(bits, i) || (flat && S->flat[i] != h0)) {
       *block = i;
       return 0;
     }
-    if (S->cost != NULL && S->cost[i] > top) top = S->cost[i];
+    if (cost != NULL && cost[i] > top) top = cost[i];
   }
   *maxc = top;
   return 1;
+}
+
+static int walk(const sight *S, int32_t x0, int32_t y0, int32_t x1,
+                int32_t y1, float *maxc, uint32_t *block) {
+  return S->flat != NULL ? walk_of(S, x0, y0, x1, y1, maxc, block, 1)
+                         : walk_of(S, x0, y0, x1, y1, maxc, block, 0);
 }
 
 static void sight_init(sight *S, const astar_grid *G, const astar_layer *L,
