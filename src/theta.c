@@ -101,13 +101,6 @@ static int relax(theta *T, uint32_t v, int32_t x, int32_t y, double g,
   return ASTAR_OK;
 }
 
-static double leg(const theta *T, uint32_t a, uint32_t b) {
-  int32_t x0, y0, x1, y1;
-  astar_xy(T->G, a, &x0, &y0);
-  astar_xy(T->G, b, &x1, &y1);
-  return astar__leg_cost(T->G, T->L, T->flat, x0, y0, x1, y1);
-}
-
 /* A lower bound of leg a -> b's cost: its length times b's cost; dx, dy
  * from a to b. */
 static double leg_bound(const theta *T, int32_t dx, int32_t dy, uint32_t b) {
@@ -191,8 +184,11 @@ int astar__theta(astar__run *R) {
     unsigned m;
     if (T.n > 1) astar__heap_pop(s->heap, s->heap_pos, T.n, 0);
     T.n--;
+    astar_xy(G, u, &ux, &uy); /* once per pop: no division below */
+    astar_xy(G, p, &px, &py);
     if (e.aux & UNCHECKED) { /* Lazy Theta*: the leg assumed at last */
-      double best = HUGE_VAL, c = leg(&T, p, u);
+      double best = HUGE_VAL,
+             c = astar__leg_cost(G, L, T.flat, px, py, ux, uy);
       uint32_t bp = p;
       if (c < HUGE_VAL) best = T.g[p] + c;
       /* The leg as cheap as assumed: no closed neighbour can beat it (each
@@ -218,7 +214,10 @@ int astar__theta(astar__run *R) {
         continue;
       }
       gu = best;
-      p = bp;
+      if (bp != p) {
+        p = bp;
+        astar_xy(G, p, &px, &py);
+      }
     }
     s->stamp[u] |= ASTAR__STAMP_CLOSED;
     s->heap_pos[u] = p;
@@ -230,8 +229,6 @@ int astar__theta(astar__run *R) {
     }
     if (q->max_nodes != 0 && expanded >= q->max_nodes) break;
     pp = p;
-    astar_xy(G, u, &ux, &uy); /* once per expansion: no division below */
-    astar_xy(G, pp, &px, &py);
     m = sight_moves(&T, u);
     while (m) {
       unsigned d = astar__lowest_bit(m);
