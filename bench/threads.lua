@@ -148,11 +148,13 @@ end
 
 -- 2. main thread: submit + results per query, the wait excluded (without
 -- a wall clock: results alone, timed by os.clock while the workers idle);
--- with every path read into r.path, and with paths = false
+-- with every path read into r.path, with paths = "kept" (one string,
+-- read a path at a time by astar.path_of: timed apart below), and with
+-- paths = false
 do
   local clock = now or os.clock
   local w = astar.workers(2)
-  for _, paths in ipairs({ true, false }) do
+  for _, paths in ipairs({ true, "kept", false }) do
     local best_s, best_r, out, tiles = math.huge, math.huge, {}, 0
     local ro = { paths = paths }
     for _ = 1, rounds + 2 do
@@ -168,8 +170,17 @@ do
       best_s = math.min(best_s, t1 - t0)
       best_r = math.min(best_r, t3 - t2)
     end
-    local what = paths and ("every path read (%.0f tiles per query)")
-      :format(tiles / nq) or "paths = false"
+    local what = paths == true and ("every path read (%.0f tiles per query)")
+      :format(tiles / nq) or ("paths = " .. tostring(paths))
+    if paths == "kept" then
+      -- what reading each path later costs (astar.path_of into one table)
+      local r = w:results(w:submit(snap, q, { algorithm = "jps" }), nil, ro)
+      local path = {}
+      local t0 = clock()
+      for i = 1, r.n do astar.path_of(r, i, path) end
+      what = what .. (", then astar.path_of %.2f us per path"):format(
+        (clock() - t0) / r.n * 1e6)
+    end
     if now then
       print(("main thread per query, %s: submit %.2f us + results %.2f us "
         .. "= %.2f us (target <= 3)"):format(what, best_s / nq * 1e6,

@@ -389,12 +389,68 @@ describe("astar.workers", function()
       { paths = false })
     assert.are.same({ n = 1, status = { "found" }, cost = { 2 },
                       length = { 3 } }, r5)
-    assert.are.equal("bad argument #4 to 'results' (paths must be a "
-      .. "boolean, got 1)", error_of(w.results, w, w:submit(s, {}), nil,
-        { paths = 1 }))
+    assert.are.equal("bad argument #4 to 'results' (paths must be true, "
+      .. "false or 'kept', got 1)", error_of(w.results, w, w:submit(s, {}),
+        nil, { paths = 1 }))
     assert.are.equal("bad argument #3 to 'unpack_paths' (unknown option "
       .. "'path')", error_of(astar.unpack_paths, s:find_paths({}), nil,
         { path = false }))
+    w:close()
+  end)
+
+  it("keeps the paths in one string with paths = 'kept'", function()
+    local g = astar.from_string(MAZE)
+    local s = g:snapshot()
+    local w = astar.workers(2)
+    local q = random_queries(helpers.rng(11), 10, 7, 300)
+    local full = w:results(w:submit(s, q))
+    local r = w:results(w:submit(s, q), nil, { paths = "kept" })
+    assert.is_nil(r.path)
+    assert.are.equal("string", type(r.paths))
+    assert.are.same(full.status, r.status)
+    assert.are.same(full.cost, r.cost)
+    assert.are.same(full.length, r.length)
+    assert.are.same(full.start, r.start)
+    local out = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+    local found = 0
+    for i = 1, r.n do
+      local want = astar.path_of(full, i)
+      local got = astar.path_of(r, i, out)
+      if want == nil then
+        assert.is_nil(got)
+      else
+        found = found + 1
+        assert.are.equal(out, got)
+        assert.are.same(want, got)
+        assert.are.same(want, astar.path_of(r, i))
+      end
+    end
+    assert.is_true(found > 100)
+    -- from a find_paths string: r.paths is that string
+    local packed = s:find_paths(q)
+    local u = astar.unpack_paths(packed, nil, { paths = "kept" })
+    assert.are.equal(packed, u.paths)
+    assert.are.same(full.start, u.start)
+    for i = 1, u.n, 7 do
+      assert.are.same(astar.path_of(full, i), astar.path_of(u, i))
+    end
+    -- a reused table lets go of what it held
+    local again = w:results(w:submit(s, { 1, 1, 2, 1 }), r)
+    assert.are.equal(r, again)
+    assert.is_nil(again.paths)
+    assert.are.same({ 1, 1, 2, 1 }, again.path)
+    w:results(w:submit(s, { 1, 1, 2, 1 }), r, { paths = false })
+    assert.is_nil(r.paths)
+    assert.is_nil(r.start)
+    -- a table whose kept paths were tampered with: an error, no crash
+    local t = w:results(w:submit(s, { 1, 1, 10, 7 }), nil, { paths = "kept" })
+    t.start[1] = 1e9
+    assert.are.equal("bad argument #1 to 'path_of' (r.start and r.length "
+      .. "do not match r.paths)", error_of(astar.path_of, t, 1))
+    t.start[1] = 1
+    t.paths = "not a batch"
+    assert.are.equal("bad argument #1 to 'path_of' (r.paths is not a string "
+      .. "made by find_paths)", error_of(astar.path_of, t, 1))
     w:close()
   end)
 

@@ -148,6 +148,11 @@ static void clear_from(lua_State *L, int t, lua_Integer n) {
   lua_pop(L, 1);
 }
 
+/* What a results table holds of the paths (options.paths): none (false),
+ * r.start and r.path (true), or r.start and the packed string as r.paths
+ * ("kept"), read one path at a time by astar.path_of. */
+enum { PATHS_NONE = 0, PATHS_TABLE = 1, PATHS_KEPT = 2 };
+
 /* Fills the results table (at out, or a new one when 0) and leaves it on
  * top. */
 static void push_table(lua_State *L, int out, void *src, uint32_t n,
@@ -173,15 +178,22 @@ static void push_table(lua_State *L, int out, void *src, uint32_t n,
   length = sub(L, out, "length", (int)n);
   if (paths) {
     start = sub(L, out, "start", (int)n);
-    path = sub(L, out, "path", (int)nxy);
   } else {
     lua_pushliteral(L, "start");
     lua_pushnil(L);
     lua_rawset(L, out);
+  }
+  if (paths == PATHS_TABLE) {
+    path = sub(L, out, "path", (int)nxy);
+  } else {
     lua_pushliteral(L, "path");
     lua_pushnil(L);
     lua_rawset(L, out);
   }
+  /* r.paths: the caller's (PATHS_KEPT), else none (an old one let go) */
+  lua_pushliteral(L, "paths");
+  lua_pushnil(L);
+  lua_rawset(L, out);
   for (i = 0; i < n; i++) {
     lresult r;
     get(src, i, &r);
@@ -197,6 +209,10 @@ static void push_table(lua_State *L, int out, void *src, uint32_t n,
     if (!paths) continue;
     lua_pushinteger(L, k + 1);
     lua_rawseti(L, start, (int)i + 1);
+    if (paths == PATHS_KEPT) {
+      k += 2 * (lua_Integer)r.length;
+      continue;
+    }
     for (j = 0; j < 2u * r.length; j++) {
       lua_pushinteger(L, (lua_Integer)r.xy[j]);
       lua_rawseti(L, path, (int)++k);
@@ -205,10 +221,8 @@ static void push_table(lua_State *L, int out, void *src, uint32_t n,
   clear_from(L, status, n);
   clear_from(L, cost, n);
   clear_from(L, length, n);
-  if (paths) {
-    clear_from(L, start, n);
-    clear_from(L, path, k);
-  }
+  if (paths) clear_from(L, start, n);
+  if (paths == PATHS_TABLE) clear_from(L, path, k);
   lua_settop(L, out);
 }
 
@@ -231,13 +245,16 @@ const char *const *const lw_read_keys = read_keys;
 /* The read-out options at arg (results, unpack_paths): paths or not. */
 static int read_options(lua_State *L, int arg, const char *fname) {
   char buf[64];
-  int paths = 1;
+  int paths = PATHS_TABLE;
   if (la_options(L, arg, fname, read_keys)) {
     lua_getfield(L, arg, "paths");
     if (lua_type(L, -1) == LUA_TBOOLEAN)
-      paths = lua_toboolean(L, -1);
+      paths = lua_toboolean(L, -1) ? PATHS_TABLE : PATHS_NONE;
+    else if (lua_type(L, -1) == LUA_TSTRING &&
+             strcmp(lua_tostring(L, -1), "kept") == 0)
+      paths = PATHS_KEPT;
     else if (!lua_isnil(L, -1))
-      la_error(L, arg, fname, "paths must be a boolean, got %s",
+      la_error(L, arg, fname, "paths must be true, false or 'kept', got %s",
                la_describe(L, -1, buf, sizeof buf));
     lua_pop(L, 1);
   }
@@ -357,6 +374,60 @@ static int l_unpack_paths(lua_State *L) {
   c.n = n;
   c.at = 0;
   push_table(L, t == LUA_TTABLE ? 2 : 0, &c, n, nxy, cursor_get, paths);
+  if (paths == PATHS_KEPT) {
+    lua_pushliteral(L, "paths");
+    lua_pushvalue(L, 1);
+    lua_rawset(L, -3);
+  }
+  return 1;
+}
+
+/* astar._packed_path(s, first, length, out) -> out, for astar.path_of on
+ * results with kept paths: the length x, y pairs of the packed string s
+ * from its first-th number on (1-based, as r.start gives it) into out,
+ * cleared past them.  O(length): only the header is checked, and the
+ * range read against it. */
+static int l_packed_path(lua_State *L) {
+  size_t size;
+  const unsigned char *p;
+  uint32_t n, nxy;
+  lua_Integer first, len, k;
+  const char *fname = "path_of";
+  if (lua_type(L, 1) != LUA_TSTRING)
+    return la_error(L, 1, fname, "r.paths is not a string made by "
+                    "find_paths");
+  p = (const unsigned char *)lua_tolstring(L, 1, &size);
+  if (size < HEAD || memcmp(p, "ASP1", 4) != 0)
+    return la_error(L, 1, fname, "r.paths is not a string made by "
+                    "find_paths");
+  memcpy(&n, p + 4, 4);
+  memcpy(&nxy, p + 8, 4);
+  if ((size - HEAD) / REC < n ||
+      size != HEAD + (size_t)n * REC + (size_t)nxy * 2u)
+    return la_error(L, 1, fname, "r.paths is not a string made by "
+                    "find_paths");
+  {
+    double f = lua_type(L, 2) == LUA_TNUMBER ? (double)lua_tonumber(L, 2) : 0;
+    double l = lua_type(L, 3) == LUA_TNUMBER ? (double)lua_tonumber(L, 3) : -1;
+    /* in range before any conversion (NaN fails too) */
+    if (!(f >= 1 && f <= (double)nxy + 1 && l >= 0 && l <= (double)nxy))
+      return la_error(L, 1, fname, "r.start and r.length do not match "
+                      "r.paths");
+    first = (lua_Integer)f;
+    len = (lua_Integer)l;
+  }
+  if (2 * len > (lua_Integer)nxy - (first - 1) || !lua_istable(L, 4))
+    return la_error(L, 1, fname, "r.start and r.length do not match "
+                    "r.paths");
+  p += HEAD + (size_t)n * REC + (size_t)(first - 1) * 2u;
+  for (k = 0; k < 2 * len; k++) {
+    uint16_t v;
+    memcpy(&v, p + 2 * k, 2); /* the string's bytes may be unaligned */
+    lua_pushinteger(L, (lua_Integer)v);
+    lua_rawseti(L, 4, (int)k + 1);
+  }
+  clear_from(L, 4, 2 * len);
+  lua_settop(L, 4);
   return 1;
 }
 
@@ -588,6 +659,11 @@ static int w_results(lua_State *L) {
     luaL_error(L, "results: query %d of the batch failed (internal error "
                "%d)", (int)where + 1, st);
   lw_push_results(L, h->b, t == LUA_TTABLE ? 3 : 0, paths);
+  if (paths == PATHS_KEPT) { /* one string for every path, read later */
+    lua_pushliteral(L, "paths");
+    lw_push_packed(L, h->b);
+    lua_rawset(L, -3);
+  }
   lw_holder_free(h);
   return 1;
 }
@@ -656,4 +732,5 @@ const luaL_Reg lw_holder_meta[] = {{"__gc", holder_gc}, {NULL, NULL}};
 const luaL_Reg lw_module_functions[] = {
     {"workers", l_workers},
     {"unpack_paths", l_unpack_paths},
+    {"_packed_path", l_packed_path},
     {NULL, NULL}};

@@ -56,10 +56,11 @@ function astar.path_of(r, i, out) end
 ---@field cost (number|false)[] the path's cost, `false` without a path
 ---@field length integer[] tiles on the path, start and goal included (0: none)
 ---@field start? integer[] where each path starts in `path` (nil with `paths = false`)
----@field path? integer[] every path's x, y pairs one after the other (nil with `paths = false`)
+---@field path? integer[] every path's x, y pairs one after the other (nil with `paths = false` or `"kept"`)
+---@field paths? string with `paths = "kept"`: every path in one string, read with `astar.path_of`
 
 ---@class astar.ResultsOptions
----@field paths? boolean `false`: statuses, costs and lengths only (default `true`)
+---@field paths? boolean|"kept" `false`: statuses, costs and lengths only; `"kept"`: the paths in one string (`r.paths`) for `astar.path_of` (default `true`: `r.path`)
 
 ---The options of a query on a snapshot (`find_path`, `next_step`) and of a
 ---batch (`find_paths`, `pool:submit`): those of `grid:find_path` except

@@ -14,6 +14,9 @@ local floor = math.floor
 -- __metatable value), to tell a grid from other values
 local GRID_MT = getmetatable(core.new(1, 1))
 
+-- reads one path of results with kept paths (astar.path_of)
+local packed_path
+
 -- LuaJIT: field:next_step and field:steps through the ffi when nothing is
 -- out of the ordinary (no seed, plain tables, numbers, a field the module
 -- made); anything else, errors included, goes to the methods themselves
@@ -22,6 +25,7 @@ local GRID_MT = getmetatable(core.new(1, 1))
 do
   local api, known, methods = core._ffi, core._fields, core._field_methods
   core._ffi, core._fields, core._field_methods = nil, nil, nil
+  packed_path, core._packed_path = core._packed_path, nil
   local has_ffi, ffi = false, nil
   if jit and api and known and methods then has_ffi, ffi = pcall(require, "ffi") end
   astar._ffi_fields = has_ffi and pcall(function()
@@ -233,6 +237,9 @@ function astar.path_of(r, i, out)
   local n = r.length[i]
   if n == 0 then return nil end
   out = out or {}
+  if r.path == nil and r.paths ~= nil then -- paths = "kept": one string
+    return packed_path(r.paths, r.start and r.start[i], n, out)
+  end
   local path, first = r.path, r.start[i] - 1
   for k = 1, 2 * n do out[k] = path[first + k] end
   for k = #out, 2 * n + 1, -1 do out[k] = nil end
