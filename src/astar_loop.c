@@ -54,8 +54,9 @@ enum {
   MODE_BUDGET = 2048, /* a sliced step: count the budget down (a whole run
                         does not pay for it) */
   MODE_OVERLAY = 4096, /* avoid / extra_cost: look closer at NEAR tiles */
-  MODE_LINKS = 8192  /* the grid has links: tiles with the link bit get
+  MODE_LINKS = 8192, /* the grid has links: tiles with the link bit get
                         their links as extra moves after the rule's */
+  MODE_LM = 16384    /* the heuristic reads landmarks (landmarks.c) */
 };
 
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
@@ -94,6 +95,27 @@ static double h_extra(astar__run *S, int32_t x, int32_t y) {
     if (v < best) best = v;
   }
   return best > 0.0 ? best : 0.0;
+}
+
+/* The landmark heuristic of tile v at (x, y): the largest of the
+ * landmarks' bounds and the default heuristic's (landmarks.c says why it
+ * is consistent). */
+static inline double h_landmarks(const astar__run *S, uint32_t v, int32_t x,
+                                 int32_t y) {
+  const uint32_t *d = S->lm_dist + ((size_t)y * S->lm_width + (size_t)x) *
+                                       S->lm_k;
+  int64_t best = 0;
+  uint32_t j;
+  double h, plain = astar__h_at(&S->h, x, y);
+  for (j = 0; j < S->lm_n; j++) {
+    int64_t diff = S->lm_goal[j] - (int64_t)d[S->lm_use[j]];
+    if (diff < 0) diff = -diff;
+    if (diff > best) best = diff;
+  }
+  h = S->lm_q * (double)best + S->lm_phi_goal -
+      S->lm_kappa * (double)S->L.cost[v];
+  if (S->L.height != NULL) h -= S->lm_eta * (double)S->L.height[v];
+  return h > plain ? h : plain;
 }
 
 static inline double h_of(astar__run *S, int32_t x, int32_t y, const int mode) {
@@ -437,7 +459,8 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       if (mode & MODE_FIFO) {
         e.key = 0;
       } else {
-        h = h_of(S, vx, vy, mode);
+        h = (mode & MODE_LM) ? h_landmarks(S, v, vx, vy)
+                             : h_of(S, vx, vy, mode);
         if ((mode & MODE_HX) && S->st != ASTAR_OK) {
           st = S->st;
           break;
@@ -498,8 +521,56 @@ static NOINLINE int run_sliced(astar__run *S, uint32_t b) {
 static NOINLINE int run_sliced_height(astar__run *S, uint32_t b) {
   return run(S, MODE_HEIGHT | MODE_BUDGET, b);
 }
+static NOINLINE int run_landmarks(astar__run *S, uint32_t b) {
+  return run(S, MODE_LM, b);
+}
+static NOINLINE int run_landmarks_height(astar__run *S, uint32_t b) {
+  return run(S, MODE_LM | MODE_HEIGHT, b);
+}
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
+}
+
+/* Sets up the landmark heuristic (MODE_LM) when the grid has landmarks
+ * ready for the query's unit and the query is one they serve: A* to one
+ * goal with the default heuristic, weight 1, a one-tile unit, no
+ * callbacks, no links (landmarks.c's bound does not know them).  Returns
+ * 1 when it did. */
+static int landmarks_init(astar__run *S) {
+  const astar_grid *G = S->G;
+  const astar_query *q = &S->q;
+  const astar__landmarks *lm;
+  const uint32_t *dg;
+  int32_t gx = q->gx, gy = q->gy;
+  int j;
+  if (q->no_landmarks || G->landmarks == NULL || G->nlinks != 0 ||
+      q->size > 1 || q->heuristic != ASTAR_H_DEFAULT || q->weight != 1.0 ||
+      q->heuristic_fn != NULL || q->tile_fn != NULL || q->move_fn != NULL ||
+      (q->algorithm != ASTAR_ALGO_AUTO && q->algorithm != ASTAR_ALGO_ASTAR) ||
+      q->ngoals != 0 || q->no_main_goal || q->next_to_blocked_goal ||
+      q->goal_costs != NULL)
+    return 0;
+  if ((lm = astar__landmarks_of(G, q->unit)) == NULL) return 0;
+  if (!astar__bit(S->L.passable, S->goal)) return 0;
+  dg = lm->dist + ((size_t)gy * (size_t)G->width + (size_t)gx) * (size_t)lm->k;
+  S->lm_n = 0;
+  for (j = 0; j < lm->k; j++)
+    if (dg[j] != UINT32_MAX) {
+      S->lm_use[S->lm_n] = (uint8_t)j;
+      S->lm_goal[S->lm_n] = (int64_t)dg[j];
+      S->lm_n++;
+    }
+  if (S->lm_n == 0) return 0;
+  S->lm_dist = lm->dist;
+  S->lm_width = (uint32_t)G->width;
+  S->lm_k = (uint32_t)lm->k;
+  S->lm_q = lm->q;
+  S->lm_kappa = lm->kappa;
+  S->lm_eta = lm->eta;
+  S->lm_phi_goal = lm->kappa * (double)S->L.cost[S->goal];
+  if (S->L.height != NULL)
+    S->lm_phi_goal += lm->eta * (double)S->L.height[S->goal];
+  return 1;
 }
 
 /* Does the query need the loop's options (MODE_X and the rest)? */
@@ -675,13 +746,18 @@ int astar__loop_start(astar__run *S) {
     r->outcome = ASTAR_NO_PATH;
     return 1;
   }
+  if (!(mode & (MODE_HX | MODE_FIFO | MODE_GREEDY)) && landmarks_init(S)) {
+    mode |= MODE_LM;
+    r->landmarks = 1;
+  }
   S->mode = mode;
 
   /* the start on the open list */
   ctx->stamp[S->start] = S->tag;
   {
     astar_heap_entry e;
-    double h = h_of(S, q->sx, q->sy, mode);
+    double h = (mode & MODE_LM) ? h_landmarks(S, S->start, q->sx, q->sy)
+                                : h_of(S, q->sx, q->sy, mode);
     e.key = astar__quantise((mode & MODE_FIFO) ? 0.0 : h, S->inv_q);
     e.g = 0.0;
     e.node = S->start;
@@ -742,6 +818,10 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_sliced(S, budget);
     else if (mode == (MODE_HEIGHT | MODE_BUDGET))
       st = run_sliced_height(S, budget);
+    else if (mode == MODE_LM)
+      st = run_landmarks(S, budget);
+    else if (mode == (MODE_LM | MODE_HEIGHT))
+      st = run_landmarks_height(S, budget);
     else
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;

@@ -289,6 +289,22 @@ const astar_zones *astar__zones_size(const astar_grid *g, int unit, int size);
 int astar__zones_apart_size(const astar_grid *g, int unit, int size,
                             uint32_t a, uint32_t b, int *apart);
 
+/* ---- landmarks.c ---- */
+/* One unit's landmarks: dist[(y * width + x) * k + j] is the distance of
+ * tile (x, y) from landmark j in units of q (INF: not reached) under the
+ * shifted symmetric weights; phi(i) = kappa * cost(i) + eta * height(i). */
+typedef struct astar__landmarks {
+  struct astar__landmarks *next;
+  int unit, k;
+  uint64_t version;       /* the map's edit counter at the build */
+  double q, kappa, eta;
+  uint32_t *dist;
+  uint32_t tiles[ASTAR_MAX_LANDMARKS];
+} astar__landmarks;
+/* unit's landmarks when ready (built at the map's current version), or
+ * NULL. */
+const astar__landmarks *astar__landmarks_of(const astar_grid *g, int unit);
+
 /* ---- units.c: keeping the units' own layers in step with the grid's ---- */
 void astar__units_cost_changed(astar_grid *g, uint32_t i);
 void astar__units_tile_changed(astar_grid *g, int32_t x, int32_t y,
@@ -505,6 +521,12 @@ typedef struct astar__run {
   const double *add;
   const uint64_t *near;
   uint32_t mtag;
+  /* ---- landmarks (astar_loop.c's MODE_LM) ---- */
+  const uint32_t *lm_dist;  /* the unit's fields (astar__landmarks) */
+  uint32_t lm_width, lm_k, lm_n; /* a row's tiles; fields per tile; used */
+  uint8_t lm_use[ASTAR_MAX_LANDMARKS];  /* the fields that reach the goal */
+  int64_t lm_goal[ASTAR_MAX_LANDMARKS]; /* ... and their goal distances */
+  double lm_q, lm_kappa, lm_eta, lm_phi_goal;
   /* ---- JPS ---- */
   astar__jps_layer J;
   double hA, hB, jstep[8];
