@@ -43,7 +43,6 @@
 
 #define INF UINT32_MAX
 #define MAX_DIST 0xFFFFFFF0u  /* past it: coarser units, and again */
-#define MAX_WEIGHT 0x01000000u /* an edge weight below 2^24 units */
 
 /* ---- a radix heap of (key, node), keys never below the last popped ---- */
 
@@ -119,25 +118,46 @@ static void rh_release(rheap *h) {
   memset(h->b, 0, sizeof h->b);
 }
 
+/* ---- a bucket queue (Dial): weights below its size, keys from cur on ---- */
+
+#define DIAL_MAX 4096u /* buckets at most: wider weights take the radix heap */
+
+typedef struct dial {
+  uint32_t *b[DIAL_MAX];
+  size_t n[DIAL_MAX], cap[DIAL_MAX];
+  uint32_t mask; /* buckets - 1 (a power of two minus 1); 0: not used */
+  astar_grid *g;
+} dial;
+
+static int dial_push(dial *q, uint32_t key, uint32_t node) {
+  uint32_t i = key & q->mask;
+  if (q->n[i] == q->cap[i] &&
+      astar__grow(q->g->alloc, q->g->alloc_ud, (void **)&q->b[i], &q->cap[i],
+                  q->n[i] + 1, sizeof(uint32_t), 64) != ASTAR_OK)
+    return ASTAR_ENOMEM;
+  q->b[i][q->n[i]++] = node;
+  return ASTAR_OK;
+}
+
+static void dial_release(dial *q) {
+  unsigned i;
+  for (i = 0; i < DIAL_MAX; i++)
+    astar__free(q->g, q->b[i], q->cap[i], sizeof(uint32_t));
+  memset(q->b, 0, sizeof q->b);
+}
+
 /* ---- building ---- */
 
 typedef struct build {
   astar_grid *g;
   astar_layer L;
   double q, kappa, eta;
-  uint32_t *w;     /* ntiles * 8: the integer weight per direction, INF:
-                      no edge */
   uint32_t *tmp;   /* ntiles: one field's distances */
   uint32_t *least; /* ntiles: least distance to the landmarks so far */
   rheap h;
+  dial *dq;        /* when the weights fit its buckets, else NULL */
   int overflow;
 } build;
-
-static double phi(const build *B, uint32_t i) {
-  double p = B->kappa * (double)B->L.cost[i];
-  if (B->L.height != NULL) p += B->eta * (double)B->L.height[i];
-  return p;
-}
 
 static unsigned opposite(unsigned d) {
   unsigned e;
@@ -148,85 +168,94 @@ static unsigned opposite(unsigned d) {
   return d; /* not reached */
 }
 
-/* The shifted undirected weight of the edge u - v (direction d), or a
- * negative value when neither way is legal. */
-static double edge(const build *B, uint32_t u, uint32_t v, unsigned d) {
-  const astar_grid *g = B->g;
-  double best = -1.0, c;
-  unsigned e = opposite(d);
-  if (B->L.moves[u] & (1u << d)) {
-    c = astar__step_cost(g, &B->L, u, v, d) - phi(B, v) + phi(B, u);
-    best = c > 0.0 ? c : 0.0;
-  }
-  if (B->L.moves[v] & (1u << e)) {
-    c = astar__step_cost(g, &B->L, v, u, e) - phi(B, u) + phi(B, v);
-    if (c < 0.0) c = 0.0;
-    if (best < 0.0 || c < best) best = c;
-  }
-  return best;
-}
-
-/* The weights in units of q; 0 when a weight does not fit (coarser q). */
-static int weights(build *B) {
-  astar_grid *g = B->g;
-  unsigned dirs = astar__rule_dirs(g->diagonal), d;
-  uint32_t i;
-  for (i = 0; i < g->ntiles; i++) {
-    int open = astar__bit(B->L.passable, i);
-    for (d = 0; d < 8; d++) {
-      uint32_t v;
-      double c, units;
-      B->w[(size_t)i * 8 + d] = INF;
-      if (!open || !(dirs & (1u << d))) continue;
-      v = (uint32_t)((int32_t)i + g->offset[d]);
-      if (!astar__bit(B->L.passable, v)) continue;
-      if ((c = edge(B, i, v, d)) < 0.0) continue;
-      /* rounded down, and a hair more: w's last bits are not exact */
-      units = floor(c * (1.0 - 1.0 / 1099511627776.0) / B->q);
-      if (!(units < (double)MAX_WEIGHT)) return 0;
-      B->w[(size_t)i * 8 + d] = units > 0.0 ? (uint32_t)units : 0u;
-    }
-  }
-  return 1;
-}
-
 /* Distances from tile s into B->tmp; sets B->overflow when one passes
- * MAX_DIST. */
+ * MAX_DIST.  The weight of the edge u - v (direction d, back e) is the
+ * least shifted cost of its legal ways, in units of q rounded down (and
+ * a hair more: the last bits of a double sum are not exact):
+ *   u -> v: len(d) cost(v) - kappa cost(v) + kappa cost(u) + hk |dh|
+ *   v -> u: len(e) cost(u) - kappa cost(u) + kappa cost(v) + hk |dh|
+ * (hk = (climb + descend) / 2; see the top of the file).  Computed here
+ * rather than stored: the tiles' costs stay in cache, a table of
+ * weights would not. */
 static int dijkstra(build *B, uint32_t s) {
   astar_grid *g = B->g;
   uint32_t *dist = B->tmp, i;
-  const uint32_t *w = B->w;
+  const uint8_t *moves = B->L.moves;
+  const float *cost = B->L.cost, *height = B->L.height;
+  const uint64_t *open = B->L.passable;
   rheap *h = &B->h;
   int32_t off[8];
-  unsigned d;
-  memcpy(off, g->offset, sizeof off);
+  double fwd[8], back[8], kappa = B->kappa;
+  double inv = (1.0 - 1.0 / 1099511627776.0) / B->q;
+  double hk = height != NULL ? (B->L.climb + B->L.descend) / 2.0 : 0.0;
+  unsigned d, opp[8], dirs = astar__rule_dirs(g->diagonal);
+  for (d = 0; d < 8; d++) {
+    opp[d] = opposite(d);
+    off[d] = g->offset[d];
+    fwd[d] = g->step_length[d] - kappa;
+    back[d] = g->step_length[opp[d]] - kappa;
+  }
+  dial *dq = B->dq;
+  size_t queued = 1;
+  uint32_t cur = 0;
   for (i = 0; i < g->ntiles; i++) dist[i] = INF;
   for (d = 0; d < 33; d++) h->n[d] = 0;
   h->size = 0;
   h->last = 0;
+  if (dq != NULL) {
+    for (i = 0; i <= dq->mask; i++) dq->n[i] = 0;
+    if (dial_push(dq, 0, s) != ASTAR_OK) return ASTAR_ENOMEM;
+  } else if (rh_push(h, 0, s) != ASTAR_OK) {
+    return ASTAR_ENOMEM;
+  }
   dist[s] = 0;
-  if (rh_push(h, 0, s) != ASTAR_OK) return ASTAR_ENOMEM;
-  while (h->size != 0) {
-    uint64_t e;
+  while (queued != 0) {
     uint32_t u, du;
-    const uint32_t *wu;
-    if (rh_pop(h, &e) != ASTAR_OK) return ASTAR_ENOMEM;
-    u = (uint32_t)e;
-    du = (uint32_t)(e >> 32);
-    wu = w + (size_t)u * 8;
+    unsigned mu, left;
+    double cu;
+    if (dq != NULL) {
+      while (dq->n[cur & dq->mask] == 0) cur++;
+      u = dq->b[cur & dq->mask][--dq->n[cur & dq->mask]];
+      du = cur;
+    } else {
+      uint64_t e;
+      if (rh_pop(h, &e) != ASTAR_OK) return ASTAR_ENOMEM;
+      u = (uint32_t)e;
+      du = (uint32_t)(e >> 32);
+    }
+    queued--;
     if (du != dist[u]) continue; /* a stale entry */
-    for (d = 0; d < 8; d++) {
-      uint32_t v, nd;
-      if (wu[d] == INF) continue;
+    mu = moves[u];
+    cu = (double)cost[u];
+    left = dirs;
+    while (left) {
+      uint32_t v, nd, units;
+      double cv, c = HUGE_VAL, hp = 0.0;
+      d = astar__lowest_bit(left);
+      left &= left - 1;
       v = (uint32_t)((int32_t)u + off[d]);
-      nd = du + wu[d];
-      if (nd > MAX_DIST) {
+      if (!(mu & (1u << d)) && !(moves[v] & (1u << opp[d]))) continue;
+      if (!astar__bit(open, v)) continue;
+      cv = (double)cost[v];
+      if (height != NULL) hp = hk * fabs((double)height[v] - (double)height[u]);
+      if (mu & (1u << d)) c = fwd[d] * cv + kappa * cu + hp;
+      if (moves[v] & (1u << opp[d])) {
+        double c2 = back[d] * cu + kappa * cv + hp;
+        if (c2 < c) c = c2;
+      }
+      c *= inv;
+      units = c > 0.0 ? (uint32_t)c : 0u; /* < 2^32: see the unit's choice */
+      nd = du + units;
+      if (nd > MAX_DIST || nd < du) {
         B->overflow = 1;
         return ASTAR_OK;
       }
       if (nd < dist[v]) {
         dist[v] = nd;
-        if (rh_push(h, nd, v) != ASTAR_OK) return ASTAR_ENOMEM;
+        if ((dq != NULL ? dial_push(dq, nd, v) : rh_push(h, nd, v)) !=
+            ASTAR_OK)
+          return ASTAR_ENOMEM;
+        queued++;
       }
     }
   }
@@ -265,6 +294,25 @@ static uint32_t centre(const build *B) {
   return at;
 }
 
+/* An upper bound of every shifted weight: the dearest step's cost plus
+ * kappa times the dearest tile. */
+static double largest_step(const build *B) {
+  const astar_grid *g = B->g;
+  double cmax = 0.0, hmax = 0.0, lmax = 0.0, hk;
+  uint32_t i;
+  unsigned d;
+  for (i = 0; i < g->ntiles; i++)
+    if (astar__bit(B->L.passable, i)) {
+      if ((double)B->L.cost[i] > cmax) cmax = (double)B->L.cost[i];
+      if (B->L.height != NULL && fabs((double)B->L.height[i]) > hmax)
+        hmax = fabs((double)B->L.height[i]);
+    }
+  for (d = 0; d < 8; d++)
+    if (g->step_length[d] > lmax) lmax = g->step_length[d];
+  hk = B->L.height != NULL ? (B->L.climb + B->L.descend) / 2.0 : 0.0;
+  return (lmax + B->kappa) * cmax + hk * 2.0 * hmax;
+}
+
 /* Builds set S (unit, k given) with scratch B; 1 to retry with a coarser
  * unit. */
 static int build_set(build *B, astar__landmarks *S) {
@@ -272,7 +320,6 @@ static int build_set(build *B, astar__landmarks *S) {
   uint32_t i, at, w = (uint32_t)g->width;
   int j, st;
   B->overflow = 0;
-  if (!weights(B)) return 1;
   for (i = 0; i < g->ntiles; i++) B->least[i] = INF;
   at = centre(B);
   if (at != INF) {
@@ -360,6 +407,7 @@ int astar_landmark_tile(const astar_grid *g, int unit, int j, int32_t *x,
 int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
                           int k) {
   build B;
+  dial *dq = NULL;
   astar__landmarks *head = NULL;
   size_t nt = (size_t)g->ntiles;
   int u, st = ASTAR_OK;
@@ -374,16 +422,15 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
   memset(&B, 0, sizeof B);
   B.g = g;
   B.h.g = g;
-  B.w = astar__alloc(g, nt * 8, sizeof(uint32_t));
   B.tmp = astar__alloc(g, nt, sizeof(uint32_t));
   B.least = astar__alloc(g, nt, sizeof(uint32_t));
-  if (B.w == NULL || B.tmp == NULL || B.least == NULL) st = ASTAR_ENOMEM;
+  if (B.tmp == NULL || B.least == NULL) st = ASTAR_ENOMEM;
   for (u = 0; u < nunits && st == ASTAR_OK; u++) {
     astar__landmarks *S;
     size_t n = astar__mul_size(astar__mul_size((size_t)g->width,
                                                (size_t)g->height),
                                (size_t)k);
-    double least = HUGE_VAL, base;
+    double least = HUGE_VAL, base, wmax;
     unsigned d, dirs = astar__rule_dirs(g->diagonal);
     int e, v, again;
     for (v = 0; v < u; v++) /* a unit listed twice: built once */
@@ -412,12 +459,27 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
         least = g->step_length[d];
     B.kappa = least / 2.0;
     B.eta = B.L.height != NULL ? (B.L.climb - B.L.descend) / 2.0 : 0.0;
-    /* the unit: 2^-12 of the cheapest step, coarser while a weight or
-     * a distance does not fit */
+    /* the unit: 2^-6 of the cheapest step or finer, coarser while the
+     * largest weight does not fit in 2^24 units or a distance in 32 bits */
     base = least * B.L.min_cost;
     if (!(base > 0.0 && base < HUGE_VAL)) base = 1.0;
     (void)frexp(base, &e);
-    B.q = ldexp(1.0, e - 13);
+    B.q = ldexp(1.0, e - 7);
+    wmax = largest_step(&B);
+    while (wmax / B.q >= 16777216.0 && B.q < 1e300) B.q *= 2.0;
+    B.dq = NULL;
+    if (wmax / B.q < (double)(DIAL_MAX - 1)) {
+      if (dq == NULL && (dq = astar__alloc(g, 1, sizeof *dq)) != NULL) {
+        memset(dq, 0, sizeof *dq);
+        dq->g = g;
+      }
+      if (dq != NULL) {
+        uint32_t size = 2;
+        while ((double)size <= wmax / B.q + 1.0) size *= 2;
+        dq->mask = size - 1;
+        B.dq = dq;
+      }
+    }
     for (again = 0; again < 64; again++) {
       st = build_set(&B, S);
       if (st != 1) break;
@@ -433,7 +495,10 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
     S->version = g->version;
   }
   rh_release(&B.h);
-  astar__free(g, B.w, nt * 8, sizeof(uint32_t));
+  if (dq != NULL) {
+    dial_release(dq);
+    astar__free(g, dq, 1, sizeof *dq);
+  }
   astar__free(g, B.tmp, nt, sizeof(uint32_t));
   astar__free(g, B.least, nt, sizeof(uint32_t));
   if (st != ASTAR_OK) {
