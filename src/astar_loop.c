@@ -104,13 +104,19 @@ static inline double h_landmarks(const astar__run *S, uint32_t v, int32_t x,
                                  int32_t y) {
   const uint32_t *d = S->lm_dist + ((size_t)y * S->lm_width + (size_t)x) *
                                        S->lm_k;
-  int64_t best = 0;
-  uint32_t j;
+  const uint32_t *goal = S->lm_goal;
+  uint32_t best = 0, j, n = S->lm_n;
   double h, plain = astar__h_at(&S->h, x, y);
-  for (j = 0; j < S->lm_n; j++) {
-    int64_t diff = S->lm_goal[j] - (int64_t)d[S->lm_use[j]];
-    if (diff < 0) diff = -diff;
-    if (diff > best) best = diff;
+  if (n == S->lm_k) { /* every landmark reaches the goal: no indirection */
+    for (j = 0; j < n; j++) {
+      uint32_t a = goal[j], b = d[j], diff = a > b ? a - b : b - a;
+      best = diff > best ? diff : best;
+    }
+  } else {
+    for (j = 0; j < n; j++) {
+      uint32_t a = goal[j], b = d[S->lm_use[j]], diff = a > b ? a - b : b - a;
+      best = diff > best ? diff : best;
+    }
   }
   h = S->lm_q * (double)best + S->lm_phi_goal -
       S->lm_kappa * (double)S->L.cost[v];
@@ -557,7 +563,7 @@ static int landmarks_init(astar__run *S) {
   for (j = 0; j < lm->k; j++)
     if (dg[j] != UINT32_MAX) {
       S->lm_use[S->lm_n] = (uint8_t)j;
-      S->lm_goal[S->lm_n] = (int64_t)dg[j];
+      S->lm_goal[S->lm_n] = dg[j];
       S->lm_n++;
     }
   if (S->lm_n == 0) return 0;

@@ -525,7 +525,7 @@ typedef struct astar__run {
   const uint32_t *lm_dist;  /* the unit's fields (astar__landmarks) */
   uint32_t lm_width, lm_k, lm_n; /* a row's tiles; fields per tile; used */
   uint8_t lm_use[ASTAR_MAX_LANDMARKS];  /* the fields that reach the goal */
-  int64_t lm_goal[ASTAR_MAX_LANDMARKS]; /* ... and their goal distances */
+  uint32_t lm_goal[ASTAR_MAX_LANDMARKS]; /* ... and their goal distances */
   double lm_q, lm_kappa, lm_eta, lm_phi_goal;
   /* ---- JPS ---- */
   astar__jps_layer J;

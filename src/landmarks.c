@@ -120,7 +120,7 @@ static void rh_release(rheap *h) {
 
 /* ---- a bucket queue (Dial): weights below its size, keys from cur on ---- */
 
-#define DIAL_MAX 4096u /* buckets at most: wider weights take the radix heap */
+#define DIAL_MAX 16384u /* buckets at most: wider weights take the radix heap */
 
 typedef struct dial {
   uint32_t *b[DIAL_MAX];
@@ -459,12 +459,12 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
         least = g->step_length[d];
     B.kappa = least / 2.0;
     B.eta = B.L.height != NULL ? (B.L.climb - B.L.descend) / 2.0 : 0.0;
-    /* the unit: 2^-6 of the cheapest step or finer, coarser while the
+    /* the unit: 2^-9 of the cheapest step or finer, coarser while the
      * largest weight does not fit in 2^24 units or a distance in 32 bits */
     base = least * B.L.min_cost;
     if (!(base > 0.0 && base < HUGE_VAL)) base = 1.0;
     (void)frexp(base, &e);
-    B.q = ldexp(1.0, e - 7);
+    B.q = ldexp(1.0, e - 10);
     wmax = largest_step(&B);
     while (wmax / B.q >= 16777216.0 && B.q < 1e300) B.q *= 2.0;
     B.dq = NULL;
