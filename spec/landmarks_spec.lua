@@ -218,6 +218,38 @@ describe("landmarks", function()
     g:close()
   end)
 
+  it("give the optimal lengths of the MovingAI scenarios on every map "
+     .. "(every 20th; ASTAR_ALL_SCENARIOS=1: all) #slow", function()
+    local dir = helpers.maps_dir()
+    if not dir then return helpers.missing_maps(it, pending, "landmarks") end
+    local movingai = require("astar.movingai")
+    local step = os.getenv("ASTAR_ALL_SCENARIOS") == "1" and 1
+                 or 20 * helpers.scenario_step()
+    local names = { "32room_000", "AR0011SR", "Archipelago", "Berlin_0_512",
+                    "arena", "brc202d", "lak303d", "maze512-4-0",
+                    "nighthaven", "random512-10-0" }
+    local stats, used, n = {}, 0, 0
+    for _, name in ipairs(names) do
+      local file = dir .. "/" .. name .. ".map.scen"
+      local scen = assert(movingai.read_scenarios(file))
+      local g = assert(astar.load_movingai(movingai.map_path_for(file,
+                                                                 scen[1])))
+      g:prepare("landmarks", 8)
+      for i = 1, #scen, step do
+        local s = scen[i]
+        local _, cost = g:find_path(s.sx, s.sy, s.gx, s.gy,
+                                    { algorithm = "astar", stats = stats })
+        assert(math.abs(cost - s.length) <= movingai.tolerance(s.length_text),
+               ("%s scenario %d: %.6f, optimal %s"):format(name, i, cost,
+                                                          s.length_text))
+        if stats.heuristic == "landmarks" then used = used + 1 end
+        n = n + 1
+      end
+      g:close()
+    end
+    assert.is_true(used > n / 2)
+  end)
+
   it("report their memory and free it (unprepare, close, gc)", function()
     local g = astar.new(64, 64)
     local t = g:prepare("landmarks", 8)
