@@ -125,6 +125,8 @@ static void rh_release(rheap *h) {
 typedef struct dial {
   uint32_t *b[DIAL_MAX];
   size_t n[DIAL_MAX], cap[DIAL_MAX];
+  size_t head[DIAL_MAX]; /* first in a bucket: each is a FIFO (the flood
+                            keeps to a wavefront, which the cache likes) */
   uint32_t mask; /* buckets - 1 (a power of two minus 1); 0: not used */
   astar_grid *g;
 } dial;
@@ -203,7 +205,7 @@ static int dijkstra(build *B, uint32_t s) {
   h->size = 0;
   h->last = 0;
   if (dq != NULL) {
-    for (i = 0; i <= dq->mask; i++) dq->n[i] = 0;
+    for (i = 0; i <= dq->mask; i++) dq->n[i] = dq->head[i] = 0;
     if (dial_push(dq, 0, s) != ASTAR_OK) return ASTAR_ENOMEM;
   } else if (rh_push(h, 0, s) != ASTAR_OK) {
     return ASTAR_ENOMEM;
@@ -214,8 +216,11 @@ static int dijkstra(build *B, uint32_t s) {
     unsigned mu, left;
     double cu;
     if (dq != NULL) {
+      uint32_t at;
       while (dq->n[cur & dq->mask] == 0) cur++;
-      u = dq->b[cur & dq->mask][--dq->n[cur & dq->mask]];
+      at = cur & dq->mask;
+      u = dq->b[at][dq->head[at]++];
+      if (dq->head[at] == dq->n[at]) dq->n[at] = dq->head[at] = 0;
       du = cur;
     } else {
       uint64_t e;
@@ -230,16 +235,18 @@ static int dijkstra(build *B, uint32_t s) {
     left = dirs;
     while (left) {
       uint32_t v, nd, units;
+      unsigned back_ok;
       double cv, c = HUGE_VAL, hp = 0.0;
       d = astar__lowest_bit(left);
       left &= left - 1;
       v = (uint32_t)((int32_t)u + off[d]);
-      if (!(mu & (1u << d)) && !(moves[v] & (1u << opp[d]))) continue;
-      if (!astar__bit(open, v)) continue;
+      /* u -> v legal: v is open; v -> u legal: v open and its move */
+      back_ok = (moves[v] >> opp[d]) & 1u;
+      if (!(mu & (1u << d)) && !(back_ok && astar__bit(open, v))) continue;
       cv = (double)cost[v];
       if (height != NULL) hp = hk * fabs((double)height[v] - (double)height[u]);
       if (mu & (1u << d)) c = fwd[d] * cv + kappa * cu + hp;
-      if (moves[v] & (1u << opp[d])) {
+      if (back_ok) {
         double c2 = back[d] * cu + kappa * cv + hp;
         if (c2 < c) c = c2;
       }
