@@ -97,33 +97,6 @@ static double h_extra(astar__run *S, int32_t x, int32_t y) {
   return best > 0.0 ? best : 0.0;
 }
 
-/* The landmark heuristic of tile v at (x, y): the largest of the
- * landmarks' bounds and the default heuristic's (landmarks.c says why it
- * is consistent). */
-static inline double h_landmarks(const astar__run *S, uint32_t v, int32_t x,
-                                 int32_t y) {
-  const uint32_t *d = S->lm_dist + ((size_t)y * S->lm_width + (size_t)x) *
-                                       S->lm_k;
-  const uint32_t *goal = S->lm_goal;
-  uint32_t best = 0, j, n = S->lm_n;
-  double h, plain = astar__h_at(&S->h, x, y);
-  if (n == S->lm_k) { /* every landmark reaches the goal: no indirection */
-    for (j = 0; j < n; j++) {
-      uint32_t a = goal[j], b = d[j], diff = a > b ? a - b : b - a;
-      best = diff > best ? diff : best;
-    }
-  } else {
-    for (j = 0; j < n; j++) {
-      uint32_t a = goal[j], b = d[S->lm_use[j]], diff = a > b ? a - b : b - a;
-      best = diff > best ? diff : best;
-    }
-  }
-  h = S->lm_q * (double)best + S->lm_phi_goal -
-      S->lm_kappa * (double)S->L.cost[v];
-  if (S->L.height != NULL) h -= S->lm_eta * (double)S->L.height[v];
-  return h > plain ? h : plain;
-}
-
 static inline double h_of(astar__run *S, int32_t x, int32_t y, const int mode) {
   if (mode & MODE_HX) return h_extra(S, x, y);
   return astar__h_at(&S->h, x, y);
@@ -134,24 +107,6 @@ static inline int is_goal(const astar__run *S, uint32_t u, uint32_t goal,
   if ((mode & MODE_X) && S->set != NULL)
     return astar__set_find(S->set, S->nset, u) >= 0;
   return u == goal;
-}
-
-/* Closest reachable: keeps the expanded node nearest a goal (then the
- * cheaper, then the lower index). */
-static void closer(astar__run *S, uint32_t u, int32_t x, int32_t y, double g) {
-  double d = HUGE_VAL;
-  size_t i;
-  for (i = 0; i < S->ntargets; i++) {
-    double v = astar__h_d(&S->dist, x - S->targets[i].x,
-                           y - S->targets[i].y);
-    if (v < d) d = v;
-  }
-  if (d < S->best_d ||
-      (d == S->best_d && (g < S->best_g || (g == S->best_g && u < S->best)))) {
-    S->best_d = d;
-    S->best_g = g;
-    S->best = u;
-  }
 }
 
 /* Straight ties: twice the area between start-goal and node-goal. */
@@ -321,7 +276,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
        path so far (astar_search_partial); for one goal and a plain
        distance, one comparison decides most nodes */
     if ((mode & MODE_X) && (S->closest || (mode & MODE_BUDGET))) {
-      closer(S, u, ux, uy, gu);
+      astar__closer(S, u, ux, uy, gu);
     } else if (mode & MODE_BUDGET) {
       if (S->dist.shape == ASTAR__H_PLAIN) {
         int32_t dx = ux - S->one.x, dy = uy - S->one.y;
@@ -330,9 +285,9 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         if (dy < 0) dy = -dy;
         d = dx > dy ? S->dist.A * dx + S->dist.B * dy
                     : S->dist.A * dy + S->dist.B * dx;
-        if (d <= S->best_d) closer(S, u, ux, uy, gu);
+        if (d <= S->best_d) astar__closer(S, u, ux, uy, gu);
       } else {
-        closer(S, u, ux, uy, gu);
+        astar__closer(S, u, ux, uy, gu);
       }
     }
     m = moves[u];
@@ -465,7 +420,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       if (mode & MODE_FIFO) {
         e.key = 0;
       } else {
-        h = (mode & MODE_LM) ? h_landmarks(S, v, vx, vy)
+        h = (mode & MODE_LM) ? astar__h_landmarks(S, v, vx, vy)
                              : h_of(S, vx, vy, mode);
         if ((mode & MODE_HX) && S->st != ASTAR_OK) {
           st = S->st;
@@ -535,48 +490,6 @@ static NOINLINE int run_landmarks_height(astar__run *S, uint32_t b) {
 }
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
-}
-
-/* Sets up the landmark heuristic (MODE_LM) when the grid has landmarks
- * ready for the query's unit and the query is one they serve: A* to one
- * goal with the default heuristic, weight 1, a one-tile unit, no
- * callbacks, no links (landmarks.c's bound does not know them).  Returns
- * 1 when it did. */
-static int landmarks_init(astar__run *S) {
-  const astar_grid *G = S->G;
-  const astar_query *q = &S->q;
-  const astar__landmarks *lm;
-  const uint32_t *dg;
-  int32_t gx = q->gx, gy = q->gy;
-  int j;
-  if (q->no_landmarks || G->landmarks == NULL || G->nlinks != 0 ||
-      q->size > 1 || q->heuristic != ASTAR_H_DEFAULT || q->weight != 1.0 ||
-      q->heuristic_fn != NULL || q->tile_fn != NULL || q->move_fn != NULL ||
-      (q->algorithm != ASTAR_ALGO_AUTO && q->algorithm != ASTAR_ALGO_ASTAR) ||
-      q->ngoals != 0 || q->no_main_goal || q->next_to_blocked_goal ||
-      q->goal_costs != NULL)
-    return 0;
-  if ((lm = astar__landmarks_of(G, q->unit)) == NULL) return 0;
-  if (!astar__bit(S->L.passable, S->goal)) return 0;
-  dg = lm->dist + ((size_t)gy * (size_t)G->width + (size_t)gx) * (size_t)lm->k;
-  S->lm_n = 0;
-  for (j = 0; j < lm->k; j++)
-    if (dg[j] != UINT32_MAX) {
-      S->lm_use[S->lm_n] = (uint8_t)j;
-      S->lm_goal[S->lm_n] = dg[j];
-      S->lm_n++;
-    }
-  if (S->lm_n == 0) return 0;
-  S->lm_dist = lm->dist;
-  S->lm_width = (uint32_t)G->width;
-  S->lm_k = (uint32_t)lm->k;
-  S->lm_q = lm->q;
-  S->lm_kappa = lm->kappa;
-  S->lm_eta = lm->eta;
-  S->lm_phi_goal = lm->kappa * (double)S->L.cost[S->goal];
-  if (S->L.height != NULL)
-    S->lm_phi_goal += lm->eta * (double)S->L.height[S->goal];
-  return 1;
 }
 
 /* Does the query need the loop's options (MODE_X and the rest)? */
@@ -752,7 +665,7 @@ int astar__loop_start(astar__run *S) {
     r->outcome = ASTAR_NO_PATH;
     return 1;
   }
-  if (!(mode & (MODE_HX | MODE_FIFO | MODE_GREEDY)) && landmarks_init(S)) {
+  if (!(mode & (MODE_HX | MODE_FIFO | MODE_GREEDY)) && astar__landmarks_start(S)) {
     mode |= MODE_LM;
     r->landmarks = 1;
   }
@@ -762,7 +675,7 @@ int astar__loop_start(astar__run *S) {
   ctx->stamp[S->start] = S->tag;
   {
     astar_heap_entry e;
-    double h = (mode & MODE_LM) ? h_landmarks(S, S->start, q->sx, q->sy)
+    double h = (mode & MODE_LM) ? astar__h_landmarks(S, S->start, q->sx, q->sy)
                                 : h_of(S, q->sx, q->sy, mode);
     e.key = astar__quantise((mode & MODE_FIFO) ? 0.0 : h, S->inv_q);
     e.g = 0.0;

@@ -532,6 +532,40 @@ typedef struct astar__run {
   double hA, hB, jstep[8];
 } astar__run;
 
+/* ---- landmarks: the A* loop's heuristic under MODE_LM ---- */
+
+/* Sets up S's landmark fields when the grid has landmarks ready for the
+ * query's unit and the query is one they serve (landmarks.c): 1 when it
+ * did. */
+int astar__landmarks_start(astar__run *S);
+
+/* The landmark heuristic of tile v at (x, y): the largest of the
+ * landmarks' bounds and the default heuristic's (landmarks.c says why it
+ * is consistent). */
+static inline double astar__h_landmarks(const astar__run *S, uint32_t v, int32_t x,
+                                 int32_t y) {
+  const uint32_t *d = S->lm_dist + ((size_t)y * S->lm_width + (size_t)x) *
+                                       S->lm_k;
+  const uint32_t *goal = S->lm_goal;
+  uint32_t best = 0, j, n = S->lm_n;
+  double h, plain = astar__h_at(&S->h, x, y);
+  if (n == S->lm_k) { /* every landmark reaches the goal: no indirection */
+    for (j = 0; j < n; j++) {
+      uint32_t a = goal[j], b = d[j], diff = a > b ? a - b : b - a;
+      best = diff > best ? diff : best;
+    }
+  } else {
+    for (j = 0; j < n; j++) {
+      uint32_t a = goal[j], b = d[S->lm_use[j]], diff = a > b ? a - b : b - a;
+      best = diff > best ? diff : best;
+    }
+  }
+  h = S->lm_q * (double)best + S->lm_phi_goal -
+      S->lm_kappa * (double)S->L.cost[v];
+  if (S->L.height != NULL) h -= S->lm_eta * (double)S->L.height[v];
+  return h > plain ? h : plain;
+}
+
 /* How an astar_trail walks back (astar_search_partial). */
 enum { ASTAR__TRAIL_NONE = 0, ASTAR__TRAIL_PATH, ASTAR__TRAIL_STAMPS,
        ASTAR__TRAIL_JUMPS };
@@ -562,6 +596,11 @@ int astar__engine_setup(astar__run *R);
 int astar__uses_options(const astar_query *q);
 /* engine.c: the goals of an A* family query as targets and end set. */
 size_t astar__goal_targets(astar__run *S, size_t nt);
+/* engine.c: closest reachable (the closest option, a sliced step's best
+ * path so far): keeps the expanded node u at (x, y), reached at cost g,
+ * when it is nearer a goal than the best so far (then cheaper, then the
+ * lower index). */
+void astar__closer(astar__run *S, uint32_t u, int32_t x, int32_t y, double g);
 /* engine.c: a callback cost below the bound on the step from -> to:
  * recorded in S's result; returns ASTAR_EBOUND. */
 int astar__bound_broken(astar__run *S, uint32_t from, uint32_t to,
