@@ -249,6 +249,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       gu = heap[0].g;
       if (n > 1) astar__heap_pop(heap, pos, n, mode);
       n--;
+      if ((mode & MODE_LM) && n > 0) astar__lm_prefetch(S, heap[0].node);
     }
     stamp[u] |= ASTAR__STAMP_CLOSED;
     expanded++;

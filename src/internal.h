@@ -566,6 +566,27 @@ static inline double astar__h_landmarks(const astar__run *S, uint32_t v, int32_t
   return h > plain ? h : plain;
 }
 
+/* Asks the cache for the landmark distances around tile i (the rows
+ * above, at and below it), which the next expansion will read: the loop
+ * calls it for the open list's best node while it expands the current
+ * one. */
+static inline void astar__lm_prefetch(const astar__run *S, uint32_t i) {
+#if defined(__GNUC__) || defined(__clang__)
+  int32_t x, y, r;
+  astar_xy(S->G, i, &x, &y);
+  for (r = y > 0 ? y - 1 : 0; r <= y + 1 && r < S->G->height; r++) {
+    const uint32_t *p = S->lm_dist + ((size_t)r * S->lm_width + (size_t)x) *
+                                         S->lm_k;
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + S->lm_k); /* the tile to the right */
+    if (x > 0) __builtin_prefetch(p - S->lm_k);
+  }
+#else
+  (void)S;
+  (void)i;
+#endif
+}
+
 /* How an astar_trail walks back (astar_search_partial). */
 enum { ASTAR__TRAIL_NONE = 0, ASTAR__TRAIL_PATH, ASTAR__TRAIL_STAMPS,
        ASTAR__TRAIL_JUMPS };
