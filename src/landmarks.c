@@ -281,6 +281,38 @@ static uint32_t farthest(const astar_grid *g, const uint32_t *f) {
   return at;
 }
 
+/* The tile a breadth-first flood from s (steps legal either way, as the
+ * fields' edges) reaches last: far from s in steps, in s's region.
+ * Scratch: B->tmp (marks) and B->least (the queue). */
+static uint32_t bfs_last(build *B, uint32_t s) {
+  const astar_grid *g = B->g;
+  uint32_t *seen = B->tmp, *queue = B->least, last = s, i;
+  size_t head = 0, tail = 0;
+  unsigned d, opp[8], dirs = astar__rule_dirs(g->diagonal);
+  for (d = 0; d < 8; d++) opp[d] = opposite(d);
+  for (i = 0; i < g->ntiles; i++) seen[i] = 0;
+  seen[s] = 1;
+  queue[tail++] = s;
+  while (head < tail) {
+    uint32_t u = queue[head++];
+    unsigned left = dirs, mu = B->L.moves[u];
+    last = u;
+    while (left) {
+      uint32_t v;
+      d = astar__lowest_bit(left);
+      left &= left - 1;
+      v = (uint32_t)((int32_t)u + g->offset[d]);
+      if (seen[v]) continue;
+      if (!(mu & (1u << d)) && !(((B->L.moves[v] >> opp[d]) & 1u) &&
+                                 astar__bit(B->L.passable, v)))
+        continue;
+      seen[v] = 1;
+      queue[tail++] = v;
+    }
+  }
+  return last;
+}
+
 /* The passable tile nearest the centre (ties: the lower index), or INF. */
 static uint32_t centre(const build *B) {
   const astar_grid *g = B->g;
@@ -327,13 +359,9 @@ static int build_set(build *B, astar__landmarks *S) {
   uint32_t i, at, w = (uint32_t)g->width;
   int j, st;
   B->overflow = 0;
-  for (i = 0; i < g->ntiles; i++) B->least[i] = INF;
   at = centre(B);
-  if (at != INF) {
-    if ((st = dijkstra(B, at)) != ASTAR_OK) return st;
-    if (B->overflow) return 1;
-    at = farthest(g, B->tmp);
-  }
+  if (at != INF) at = bfs_last(B, at); /* before least is set: its room */
+  for (i = 0; i < g->ntiles; i++) B->least[i] = INF;
   for (j = 0; j < S->k; j++) {
     uint32_t *out = S->dist + j;
     int32_t x, y;
