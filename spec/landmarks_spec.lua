@@ -250,6 +250,43 @@ describe("landmarks", function()
     assert.is_true(used > n / 2)
   end)
 
+  it("make a sliced query begun before a prepare or unprepare stale, "
+     .. "not read freed data", function()
+    local g = astar.new(40, 40)
+    for x = 1, 40 do g:set_cost(x, 20, 3) end
+    g:prepare("landmarks", 4)
+    local stats = {}
+    for _, again in ipairs({ function() g:unprepare("landmarks") end,
+                             function() g:prepare("landmarks", 2) end,
+                             function() g:prepare("landmarks", 8) end }) do
+      g:prepare("landmarks", 4)
+      local q = g:query(1, 1, 40, 40, { stats = stats })
+      assert.are.equal("running", q:step(5))
+      again()
+      assert.are.equal("stale", q:step())
+      q:restart()
+      assert.are.equal("found", q:step())
+      q:close()
+    end
+    -- a pathfinder begins again by itself
+    g:prepare("landmarks", 4)
+    local pf = astar.pathfinder(g)
+    local id = pf:request(1, 1, 40, 40)
+    pf:update({ nodes = 5 })
+    g:prepare("landmarks", 3)
+    for _ = 1, 100 do pf:update({ nodes = 50 }) end
+    local got
+    for rid, status, path in pf:done() do
+      assert.are.equal(id, rid)
+      assert.are.equal("found", status)
+      got = path
+    end
+    assert.is_truthy(got)
+    assert.is_true(pf:stats().restarts >= 1)
+    pf:close()
+    g:close()
+  end)
+
   it("report their memory and free it (unprepare, close, gc)", function()
     local g = astar.new(64, 64)
     local t = g:prepare("landmarks", 8)

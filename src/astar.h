@@ -302,6 +302,9 @@ typedef struct astar_grid {
                              (zones.c), made at the first repair */
   struct astar__landmarks *landmarks; /* landmarks.c: the distance fields
                              of astar_landmarks_build, NULL: none */
+  uint64_t landmarks_serial; /* moves when landmarks are built or freed: a
+                             search begun before must not resume (the
+                             binding compares it as it does version) */
   astar_alloc_fn alloc;
   void *alloc_ud;
 } astar_grid;
@@ -586,6 +589,7 @@ typedef struct astar_search {
   int last_outcome;
   uint32_t explored_tag, explored_tag_b; /* 0: nothing to list */
   uint64_t map_version;     /* the map's edit counter when it began */
+  uint64_t map_landmarks;   /* ... and its landmarks_serial */
   int last_waypoints;       /* the path walk follows parents (any-angle) */
 } astar_search;
 

@@ -395,6 +395,7 @@ static void free_set(astar_grid *g, astar__landmarks *S) {
 
 void astar_landmarks_drop(astar_grid *g) {
   astar__landmarks *S = g->landmarks;
+  if (S != NULL) g->landmarks_serial++;
   while (S != NULL) {
     astar__landmarks *next = S->next;
     free_set(g, S);
@@ -546,6 +547,7 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
   }
   astar_landmarks_drop(g);
   g->landmarks = head;
+  g->landmarks_serial++;
   return ASTAR_OK;
 }
 
