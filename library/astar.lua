@@ -142,6 +142,7 @@ local astar = {}
 ---@field size? integer the side s of an s x s unit (1 .. min(width, height, 255), default 1): the path of its top-left tile
 ---@field avoid? integer[] tiles blocked for this query only, flat `{x1, y1, x2, y2, ...}` (the start and goals never are)
 ---@field extra_cost? number[] costs added to tiles for this query only, flat `{x1, y1, c1, x2, y2, c2, ...}` (c finite, >= 0)
+---@field landmarks? boolean `false`: do not use the grid's landmarks (`grid:prepare("landmarks", k)`) for this query (default `true`)
 
 ---Options of `grid:next_step`: those of `find_path`, and `remember`.
 ---@class astar.NextStepOptions: astar.FindPathOptions
@@ -158,6 +159,7 @@ local astar = {}
 ---@field peak_open integer the open list's largest size (`"ida"`: the deepest path)
 ---@field status astar.Status `"found"` or the reason
 ---@field algorithm astar.Algorithm the search that ran (`"auto"` says `"jps"` or `"astar"`)
+---@field heuristic string `"landmarks"` when the search read the grid's landmarks, else the `heuristic` option's name (`"function"` for a callback)
 ---@field partial boolean a partial path (`closest`)
 ---@field goal? integer with `goals`: the index of the goal reached (0: gx, gy)
 ---@field end_x? integer the tile the path ends at (nil without a path)
@@ -449,6 +451,31 @@ function Grid:zone_count(unit, size) end
 ---@param size? integer
 ---@return integer
 function Grid:zone_size(id, unit, size) end
+
+---What `grid:prepare` returns.
+---@class astar.Prepared
+---@field ms number the build's wall-clock milliseconds
+---@field bytes integer bytes the kind now holds
+
+---Builds preprocessed data for the grid's current contents.
+---`"landmarks"`: `k` (1..32) ALT distance fields per unit class listed in
+---`units` (a name or a list; default the default class), 4 bytes per tile
+---per landmark; A* to one goal then reads them by itself (optimal costs).
+---Any edit makes them stale until the next `prepare`.
+---@param kind "landmarks"
+---@param k integer
+---@param units? string|string[]
+---@return astar.Prepared
+function Grid:prepare(kind, k, units) end
+
+---`"ready"`, `"stale"` (an edit since: kept, not used) or nil (none).
+---@param kind "landmarks"
+---@return "ready"|"stale"|nil
+function Grid:prepared(kind) end
+
+---Frees the kind's preprocessed data.
+---@param kind "landmarks"
+function Grid:unprepare(kind) end
 
 ---------------------------------------------------------------------------
 -- Large units and natural paths

@@ -300,6 +300,11 @@ typedef struct astar_grid {
   astar_clearance clear;  /* clearance of the grid's own layer */
   struct astar__zscratch *zscratch; /* flood scratch of zone repairs
                              (zones.c), made at the first repair */
+  struct astar__landmarks *landmarks; /* landmarks.c: the distance fields
+                             of astar_landmarks_build, NULL: none */
+  uint64_t landmarks_serial; /* moves when landmarks are built or freed: a
+                             search begun before must not resume (the
+                             binding compares it as it does version) */
   astar_alloc_fn alloc;
   void *alloc_ud;
 } astar_grid;
@@ -512,6 +517,9 @@ typedef struct astar_query {
   const int32_t *extra_tiles;
   const double *extra_costs;
   size_t nextra;
+  /* 1: do not use the grid's landmarks (astar_landmarks_build) even where
+   * they are ready */
+  int no_landmarks;
 } astar_query;
 
 typedef struct astar_result {
@@ -534,6 +542,7 @@ typedef struct astar_result {
   double bad_cost, bad_bound;
   int algorithm;      /* the ASTAR_ALGO_* that ran (AUTO resolved to
                          ASTAR_ALGO_ASTAR or ASTAR_ALGO_JPS) */
+  int landmarks;      /* 1: the A* loop's heuristic read landmarks */
 } astar_result;
 
 /*
@@ -580,6 +589,7 @@ typedef struct astar_search {
   int last_outcome;
   uint32_t explored_tag, explored_tag_b; /* 0: nothing to list */
   uint64_t map_version;     /* the map's edit counter when it began */
+  uint64_t map_landmarks;   /* ... and its landmarks_serial */
   int last_waypoints;       /* the path walk follows parents (any-angle) */
 } astar_search;
 
@@ -607,6 +617,31 @@ int astar_grid_prepare(astar_grid *g, int unit, unsigned what);
 int astar_grid_prepared(const astar_grid *g, const astar_query *q);
 
 void astar_query_defaults(astar_query *q);
+
+/*
+ * Landmarks (landmarks.c, ALT).  build stores k (1..ASTAR_MAX_LANDMARKS)
+ * distance fields for each of the nunits unit classes listed (their
+ * layers prepared: ASTAR_EPREPARE else), replacing the landmarks the map
+ * had (kept when the build fails: ENOMEM, or ETOOBIG when costs span too
+ * many orders of magnitude for the fields' 32-bit units).  4 bytes per
+ * tile per landmark, counted in astar_grid_memory.  The A* loop uses them
+ * while no edit has moved g->version since the build, for a query of one
+ * of those units with one goal, the default heuristic, weight 1, size 1,
+ * no callbacks and no links on the grid (the costs stay optimal: the
+ * heuristic is consistent, see landmarks.c); the result says so
+ * (r->landmarks).  state: NONE, READY, or STALE (an edit since: kept, not
+ * used).  drop frees them.  landmark_tile: where landmark j of unit lies
+ * (1), or 0.
+ */
+#define ASTAR_MAX_LANDMARKS 32
+enum { ASTAR_LANDMARKS_NONE = 0, ASTAR_LANDMARKS_READY,
+       ASTAR_LANDMARKS_STALE };
+int astar_landmarks_build(astar_grid *g, const int *units, int nunits, int k);
+int astar_landmarks_state(const astar_grid *g);
+void astar_landmarks_drop(astar_grid *g);
+size_t astar_landmarks_memory(const astar_grid *g);
+int astar_landmark_tile(const astar_grid *g, int unit, int j, int32_t *x,
+                        int32_t *y);
 
 /* Runs the whole search with context s on map g.  Returns ASTAR_OK (see
  * r->outcome), ASTAR_ENOMEM, ASTAR_EINVAL (a bad query, or an algorithm

@@ -54,8 +54,9 @@ enum {
   MODE_BUDGET = 2048, /* a sliced step: count the budget down (a whole run
                         does not pay for it) */
   MODE_OVERLAY = 4096, /* avoid / extra_cost: look closer at NEAR tiles */
-  MODE_LINKS = 8192  /* the grid has links: tiles with the link bit get
+  MODE_LINKS = 8192, /* the grid has links: tiles with the link bit get
                         their links as extra moves after the rule's */
+  MODE_LM = 16384    /* the heuristic reads landmarks (landmarks.c) */
 };
 
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
@@ -106,24 +107,6 @@ static inline int is_goal(const astar__run *S, uint32_t u, uint32_t goal,
   if ((mode & MODE_X) && S->set != NULL)
     return astar__set_find(S->set, S->nset, u) >= 0;
   return u == goal;
-}
-
-/* Closest reachable: keeps the expanded node nearest a goal (then the
- * cheaper, then the lower index). */
-static void closer(astar__run *S, uint32_t u, int32_t x, int32_t y, double g) {
-  double d = HUGE_VAL;
-  size_t i;
-  for (i = 0; i < S->ntargets; i++) {
-    double v = astar__h_d(&S->dist, x - S->targets[i].x,
-                           y - S->targets[i].y);
-    if (v < d) d = v;
-  }
-  if (d < S->best_d ||
-      (d == S->best_d && (g < S->best_g || (g == S->best_g && u < S->best)))) {
-    S->best_d = d;
-    S->best_g = g;
-    S->best = u;
-  }
 }
 
 /* Straight ties: twice the area between start-goal and node-goal. */
@@ -266,6 +249,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       gu = heap[0].g;
       if (n > 1) astar__heap_pop(heap, pos, n, mode);
       n--;
+      if ((mode & MODE_LM) && n > 0) astar__lm_prefetch(S, heap[0].node);
     }
     stamp[u] |= ASTAR__STAMP_CLOSED;
     expanded++;
@@ -293,7 +277,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
        path so far (astar_search_partial); for one goal and a plain
        distance, one comparison decides most nodes */
     if ((mode & MODE_X) && (S->closest || (mode & MODE_BUDGET))) {
-      closer(S, u, ux, uy, gu);
+      astar__closer(S, u, ux, uy, gu);
     } else if (mode & MODE_BUDGET) {
       if (S->dist.shape == ASTAR__H_PLAIN) {
         int32_t dx = ux - S->one.x, dy = uy - S->one.y;
@@ -302,9 +286,9 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         if (dy < 0) dy = -dy;
         d = dx > dy ? S->dist.A * dx + S->dist.B * dy
                     : S->dist.A * dy + S->dist.B * dx;
-        if (d <= S->best_d) closer(S, u, ux, uy, gu);
+        if (d <= S->best_d) astar__closer(S, u, ux, uy, gu);
       } else {
-        closer(S, u, ux, uy, gu);
+        astar__closer(S, u, ux, uy, gu);
       }
     }
     m = moves[u];
@@ -437,7 +421,8 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       if (mode & MODE_FIFO) {
         e.key = 0;
       } else {
-        h = h_of(S, vx, vy, mode);
+        h = (mode & MODE_LM) ? astar__h_landmarks(S, v, vx, vy)
+                             : h_of(S, vx, vy, mode);
         if ((mode & MODE_HX) && S->st != ASTAR_OK) {
           st = S->st;
           break;
@@ -497,6 +482,12 @@ static NOINLINE int run_sliced(astar__run *S, uint32_t b) {
 }
 static NOINLINE int run_sliced_height(astar__run *S, uint32_t b) {
   return run(S, MODE_HEIGHT | MODE_BUDGET, b);
+}
+static NOINLINE int run_landmarks(astar__run *S, uint32_t b) {
+  return run(S, MODE_LM, b);
+}
+static NOINLINE int run_landmarks_height(astar__run *S, uint32_t b) {
+  return run(S, MODE_LM | MODE_HEIGHT, b);
 }
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
@@ -675,13 +666,18 @@ int astar__loop_start(astar__run *S) {
     r->outcome = ASTAR_NO_PATH;
     return 1;
   }
+  if (!(mode & (MODE_HX | MODE_FIFO | MODE_GREEDY)) && astar__landmarks_start(S)) {
+    mode |= MODE_LM;
+    r->landmarks = 1;
+  }
   S->mode = mode;
 
   /* the start on the open list */
   ctx->stamp[S->start] = S->tag;
   {
     astar_heap_entry e;
-    double h = h_of(S, q->sx, q->sy, mode);
+    double h = (mode & MODE_LM) ? astar__h_landmarks(S, S->start, q->sx, q->sy)
+                                : h_of(S, q->sx, q->sy, mode);
     e.key = astar__quantise((mode & MODE_FIFO) ? 0.0 : h, S->inv_q);
     e.g = 0.0;
     e.node = S->start;
@@ -742,6 +738,10 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_sliced(S, budget);
     else if (mode == (MODE_HEIGHT | MODE_BUDGET))
       st = run_sliced_height(S, budget);
+    else if (mode == MODE_LM)
+      st = run_landmarks(S, budget);
+    else if (mode == (MODE_LM | MODE_HEIGHT))
+      st = run_landmarks_height(S, budget);
     else
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;

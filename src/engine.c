@@ -188,6 +188,25 @@ size_t astar__goal_targets(astar__run *S, size_t nt) {
 
 /* ---- the A* family's early exits ---- */
 
+/* Closest reachable: keeps the expanded node nearest a goal (then the
+ * cheaper, then the lower index). */
+void astar__closer(astar__run *S, uint32_t u, int32_t x, int32_t y, double g) {
+  double d = HUGE_VAL;
+  size_t i;
+  for (i = 0; i < S->ntargets; i++) {
+    double v = astar__h_d(&S->dist, x - S->targets[i].x,
+                           y - S->targets[i].y);
+    if (v < d) d = v;
+  }
+  if (d < S->best_d ||
+      (d == S->best_d && (g < S->best_g || (g == S->best_g && u < S->best)))) {
+    S->best_d = d;
+    S->best_g = g;
+    S->best = u;
+  }
+}
+
+
 /* A callback cost below the bound on the step from -> to: recorded in
  * the result. */
 int astar__bound_broken(astar__run *S, uint32_t from, uint32_t to,

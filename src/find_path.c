@@ -207,6 +207,7 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   s->stride = G->stride;
   memcpy(s->offset, G->offset, sizeof s->offset);
   s->map_version = G->version;
+  s->map_landmarks = G->landmarks_serial;
   R = s->run;
   memset(R, 0, sizeof *R);
   R->G = G;

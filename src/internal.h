@@ -289,6 +289,22 @@ const astar_zones *astar__zones_size(const astar_grid *g, int unit, int size);
 int astar__zones_apart_size(const astar_grid *g, int unit, int size,
                             uint32_t a, uint32_t b, int *apart);
 
+/* ---- landmarks.c ---- */
+/* One unit's landmarks: dist[(y * width + x) * k + j] is the distance of
+ * tile (x, y) from landmark j in units of q (INF: not reached) under the
+ * shifted symmetric weights; phi(i) = kappa * cost(i) + eta * height(i). */
+typedef struct astar__landmarks {
+  struct astar__landmarks *next;
+  int unit, k;
+  uint64_t version;       /* the map's edit counter at the build */
+  double q, kappa, eta;
+  uint32_t *dist;
+  uint32_t tiles[ASTAR_MAX_LANDMARKS];
+} astar__landmarks;
+/* unit's landmarks when ready (built at the map's current version), or
+ * NULL. */
+const astar__landmarks *astar__landmarks_of(const astar_grid *g, int unit);
+
 /* ---- units.c: keeping the units' own layers in step with the grid's ---- */
 void astar__units_cost_changed(astar_grid *g, uint32_t i);
 void astar__units_tile_changed(astar_grid *g, int32_t x, int32_t y,
@@ -505,10 +521,71 @@ typedef struct astar__run {
   const double *add;
   const uint64_t *near;
   uint32_t mtag;
+  /* ---- landmarks (astar_loop.c's MODE_LM) ---- */
+  const uint32_t *lm_dist;  /* the unit's fields (astar__landmarks) */
+  uint32_t lm_width, lm_k, lm_n; /* a row's tiles; fields per tile; used */
+  uint8_t lm_use[ASTAR_MAX_LANDMARKS];  /* the fields that reach the goal */
+  uint32_t lm_goal[ASTAR_MAX_LANDMARKS]; /* ... and their goal distances */
+  double lm_q, lm_kappa, lm_eta, lm_phi_goal;
   /* ---- JPS ---- */
   astar__jps_layer J;
   double hA, hB, jstep[8];
 } astar__run;
+
+/* ---- landmarks: the A* loop's heuristic under MODE_LM ---- */
+
+/* Sets up S's landmark fields when the grid has landmarks ready for the
+ * query's unit and the query is one they serve (landmarks.c): 1 when it
+ * did. */
+int astar__landmarks_start(astar__run *S);
+
+/* The landmark heuristic of tile v at (x, y): the largest of the
+ * landmarks' bounds and the default heuristic's (landmarks.c says why it
+ * is consistent). */
+static inline double astar__h_landmarks(const astar__run *S, uint32_t v, int32_t x,
+                                 int32_t y) {
+  const uint32_t *d = S->lm_dist + ((size_t)y * S->lm_width + (size_t)x) *
+                                       S->lm_k;
+  const uint32_t *goal = S->lm_goal;
+  uint32_t best = 0, j, n = S->lm_n;
+  double h, plain = astar__h_at(&S->h, x, y);
+  if (n == S->lm_k) { /* every landmark reaches the goal: no indirection */
+    for (j = 0; j < n; j++) {
+      uint32_t a = goal[j], b = d[j], diff = a > b ? a - b : b - a;
+      best = diff > best ? diff : best;
+    }
+  } else {
+    for (j = 0; j < n; j++) {
+      uint32_t a = goal[j], b = d[S->lm_use[j]], diff = a > b ? a - b : b - a;
+      best = diff > best ? diff : best;
+    }
+  }
+  h = S->lm_q * (double)best + S->lm_phi_goal -
+      S->lm_kappa * (double)S->L.cost[v];
+  if (S->L.height != NULL) h -= S->lm_eta * (double)S->L.height[v];
+  return h > plain ? h : plain;
+}
+
+/* Asks the cache for the landmark distances around tile i (the rows
+ * above, at and below it), which the next expansion will read: the loop
+ * calls it for the open list's best node while it expands the current
+ * one. */
+static inline void astar__lm_prefetch(const astar__run *S, uint32_t i) {
+#if defined(__GNUC__) || defined(__clang__)
+  int32_t x, y, r;
+  astar_xy(S->G, i, &x, &y);
+  for (r = y > 0 ? y - 1 : 0; r <= y + 1 && r < S->G->height; r++) {
+    const uint32_t *p = S->lm_dist + ((size_t)r * S->lm_width + (size_t)x) *
+                                         S->lm_k;
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + S->lm_k); /* the tile to the right */
+    if (x > 0) __builtin_prefetch(p - S->lm_k);
+  }
+#else
+  (void)S;
+  (void)i;
+#endif
+}
 
 /* How an astar_trail walks back (astar_search_partial). */
 enum { ASTAR__TRAIL_NONE = 0, ASTAR__TRAIL_PATH, ASTAR__TRAIL_STAMPS,
@@ -540,6 +617,11 @@ int astar__engine_setup(astar__run *R);
 int astar__uses_options(const astar_query *q);
 /* engine.c: the goals of an A* family query as targets and end set. */
 size_t astar__goal_targets(astar__run *S, size_t nt);
+/* engine.c: closest reachable (the closest option, a sliced step's best
+ * path so far): keeps the expanded node u at (x, y), reached at cost g,
+ * when it is nearer a goal than the best so far (then cheaper, then the
+ * lower index). */
+void astar__closer(astar__run *S, uint32_t u, int32_t x, int32_t y, double g);
 /* engine.c: a callback cost below the bound on the step from -> to:
  * recorded in S's result; returns ASTAR_EBOUND. */
 int astar__bound_broken(astar__run *S, uint32_t from, uint32_t to,

@@ -194,6 +194,14 @@ typedef const astar_graph *(*lgf_graph_fn)(lua_State *L, void *ud);
 int lgf_field(lua_State *L, lgf_graph_fn get, void *ud);
 void lgf_register(lua_State *L);
 
+/* lua_prepare.c's kinds (grid:prepare, prepared, unprepare): prepare
+ * reads the kind's arguments from 3 on (the grid at 1, the kind at 2),
+ * builds, and returns the bytes the kind holds; state says "ready",
+ * "stale" or NULL (none); drop frees.  lua_landmarks.c: */
+size_t llm_prepare(lua_State *L, lgrid *ud);
+const char *llm_state(lgrid *ud);
+void llm_drop(lgrid *ud);
+
 /* The methods of each file, registered by lua_module.c. */
 extern const luaL_Reg lg_grid_methods[]; /* lua_grid.c */
 extern const luaL_Reg lg_grid_meta[];
@@ -211,6 +219,7 @@ void lf_open_ffi(lua_State *L, int module, int field_mt);
 extern const luaL_Reg *const lf_field_meta;
 extern const luaL_Reg lp_grid_methods[]; /* lua_path.c */
 extern const luaL_Reg lk_grid_methods[]; /* lua_links.c */
+extern const luaL_Reg lpr_grid_methods[]; /* lua_prepare.c */
 /* lua_graph.c, lua_search.c: set astar.graph (and the Graph type) and
  * astar.search into the module table at index module. */
 void lgr_register(lua_State *L, int module);

@@ -41,13 +41,13 @@ static const char *const query_keys[] = {
     "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
     "max_length", "max_nodes", "closest", "leave_blocked_start",
     "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
-    "extra_cost", NULL};
+    "extra_cost", "landmarks", NULL};
 static const char *const next_step_keys[] = {
     "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
     "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
     "max_length", "max_nodes", "closest", "leave_blocked_start",
     "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
-    "extra_cost", "remember", NULL};
+    "extra_cost", "landmarks", "remember", NULL};
 
 /* Algorithms by name: each one is a setting of the core's engine.  Add a
  * row to add a name (weight: the default weight it implies, 0 = 1). */
@@ -382,6 +382,13 @@ void lq_fill_stats(lua_State *L, const lq_query *Q, const astar_result *r) {
   else
     lua_pushstring(L, r->algorithm == ASTAR_ALGO_JPS ? "jps" : "astar");
   lua_setfield(L, t, "algorithm");
+  if (r->landmarks)
+    lua_pushliteral(L, "landmarks");
+  else if (q->heuristic_fn != NULL)
+    lua_pushliteral(L, "function");
+  else
+    lua_pushstring(L, heuristic_names[q->heuristic]);
+  lua_setfield(L, t, "heuristic");
   lua_pushboolean(L, r->partial);
   lua_setfield(L, t, "partial");
   if (r->outcome == ASTAR_FOUND && q->ngoals > 0)
@@ -638,6 +645,15 @@ static void query_options(lua_State *L, int arg, const char *fname,
       la_error(L, arg, fname, "zones must be a boolean, got %s",
                la_describe(L, -1, buf, sizeof buf));
     q->no_zones = !lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "landmarks");
+  if (!lua_isnil(L, -1)) {
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TBOOLEAN)
+      la_error(L, arg, fname, "landmarks must be a boolean, got %s",
+               la_describe(L, -1, buf, sizeof buf));
+    q->no_landmarks = !lua_toboolean(L, -1);
   }
   lua_pop(L, 1);
   read_options(L, arg, fname, g, Q);

@@ -235,8 +235,9 @@ int lqo_step(lua_State *L, int idx, lsliced *s, uint32_t budget,
   if (s->busy) la_raise(L, ASTAR_EBUSY, fname);
   if (s->ctx == NULL)
     return luaL_error(L, "%s: the query has no search context", fname);
-  if (s->state == LS_RUNNING && g->version != s->ctx->map_version)
-    s->state = LS_STALE;
+  if (s->state == LS_RUNNING && (g->version != s->ctx->map_version ||
+                                 g->landmarks_serial != s->ctx->map_landmarks))
+    s->state = LS_STALE; /* an edit, or landmarks it may read rebuilt */
   if (s->state == LS_DONE || s->state == LS_STALE) return s->state;
   luaL_checkstack(L, 24, fname);
   if (s->Q.tile || s->Q.move || s->Q.hfn || s->Q.stats || s->Q.explored)

@@ -1,0 +1,596 @@
+/*
+ * Landmarks (ALT): k distance fields per unit class, read by the A*
+ * loop as a tighter heuristic on weighted maps.
+ *
+ * Why the heuristic is sound whatever the costs are.  A step u -> v costs
+ * c(u, v) = len(d) * cost(v) (+ the climb or descent), which is not
+ * symmetric, so |d(L, n) - d(L, goal)| is no lower bound of d(n, goal) on
+ * the map itself.  We shift the costs by a potential
+ *     phi(i) = kappa * cost(i) + eta * height(i),
+ *     kappa = (shortest step length of the rule) / 2,
+ *     eta = (climb - descend) / 2,
+ * c'(u, v) = c(u, v) - phi(v) + phi(u) >= 0 (the cost part is
+ * (len - kappa) cost(v) + kappa cost(u), the height part (climb +
+ * descend) / 2 * |dh|), and give each pair of neighbours the undirected
+ * weight w(u, v) = the least c' of the legal ones of u -> v and v -> u:
+ * an undirected metric d' with d'(x, y) <= d(x, y) - phi(y) + phi(x).
+ * Its distances are stored as integers in units of Q (a power of two), the
+ * weights rounded down first, so the stored D is an exact shortest-path
+ * metric of weights Q * W <= w.  Then for every landmark
+ *     h_L(n) = Q |D(L, goal) - D(L, n)| + phi(goal) - phi(n)
+ * satisfies h_L(n) <= Q W(n, m) + h_L(m) + phi(m) - phi(n) + ... that is
+ * h_L(n) <= c(n, m) + h_L(m) for every step n -> m: consistent, and 0 at
+ * the goal, hence admissible.  The loop takes the max of these and the
+ * default heuristic (a max of consistent heuristics is consistent), so A*
+ * closes every tile at its optimal cost as before.  For cardinal steps and
+ * height changes the shift is exact (c' is symmetric); diagonals between
+ * tiles of different costs lose (len - 2 kappa) |cost(u) - cost(v)|.
+ *
+ * Landmarks are chosen farthest first: the first is the tile farthest
+ * from the passable tile nearest the map's centre, each next one the tile
+ * farthest from those chosen (least distance to them largest; ties to the
+ * lower index), all in the centre tile's region: deterministic.
+ *
+ * Storage: 4 bytes per tile per landmark (uint32, tile-major so a tile's k
+ * values share a cache line), UINT32_MAX where the landmark does not
+ * reach.  Dijkstra runs on integer keys with a radix heap.
+ */
+#include "astar.h"
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define INF UINT32_MAX
+#define MAX_DIST 0xFFFFFFF0u  /* past it: coarser units, and again */
+
+/* ---- a radix heap of (key, node), keys never below the last popped ---- */
+
+typedef struct rheap {
+  uint64_t *b[33];
+  size_t n[33], cap[33];
+  uint32_t last;
+  size_t size;
+  astar_grid *g;
+} rheap;
+
+static unsigned bucket_of(uint32_t key, uint32_t last) {
+  uint32_t x = key ^ last;
+  unsigned i = 0;
+  if (x == 0) return 0;
+#if defined(__GNUC__) || defined(__clang__)
+  i = 32u - (unsigned)__builtin_clz(x);
+#else
+  while (x) {
+    x >>= 1;
+    i++;
+  }
+#endif
+  return i;
+}
+
+static int rh_push(rheap *h, uint32_t key, uint32_t node) {
+  unsigned i = bucket_of(key, h->last);
+  if (h->n[i] == h->cap[i] &&
+      astar__grow(h->g->alloc, h->g->alloc_ud, (void **)&h->b[i], &h->cap[i],
+                  h->n[i] + 1, sizeof(uint64_t), 256) != ASTAR_OK)
+    return ASTAR_ENOMEM;
+  h->b[i][h->n[i]++] = (uint64_t)key << 32 | node;
+  h->size++;
+  return ASTAR_OK;
+}
+
+/* Pops an entry of the least key into *out (the heap must not be
+ * empty). */
+static int rh_pop(rheap *h, uint64_t *out) {
+  if (h->n[0] == 0) {
+    unsigned i = 1, j;
+    size_t k;
+    uint32_t least = INF;
+    while (h->n[i] == 0) i++;
+    for (k = 0; k < h->n[i]; k++) {
+      uint32_t key = (uint32_t)(h->b[i][k] >> 32);
+      if (key < least) least = key;
+    }
+    h->last = least;
+    for (k = 0; k < h->n[i]; k++) { /* every one goes to a lower bucket */
+      uint64_t e = h->b[i][k];
+      j = bucket_of((uint32_t)(e >> 32), least);
+      if (h->n[j] == h->cap[j] &&
+          astar__grow(h->g->alloc, h->g->alloc_ud, (void **)&h->b[j],
+                      &h->cap[j], h->n[j] + 1, sizeof(uint64_t),
+                      256) != ASTAR_OK)
+        return ASTAR_ENOMEM; /* the entries not moved yet are lost: the
+                                build fails as a whole */
+      h->b[j][h->n[j]++] = e;
+    }
+    h->n[i] = 0;
+  }
+  h->size--;
+  *out = h->b[0][--h->n[0]];
+  return ASTAR_OK;
+}
+
+static void rh_release(rheap *h) {
+  unsigned i;
+  for (i = 0; i < 33; i++)
+    astar__free(h->g, h->b[i], h->cap[i], sizeof(uint64_t));
+  memset(h->b, 0, sizeof h->b);
+}
+
+/* ---- a bucket queue (Dial): weights below its size, keys from cur on ---- */
+
+#define DIAL_MAX 16384u /* buckets at most: wider weights take the radix heap */
+
+typedef struct dial {
+  uint32_t *b[DIAL_MAX];
+  size_t n[DIAL_MAX], cap[DIAL_MAX];
+  size_t head[DIAL_MAX]; /* first in a bucket: each is a FIFO (the flood
+                            keeps to a wavefront, which the cache likes) */
+  uint32_t mask; /* buckets - 1 (a power of two minus 1); 0: not used */
+  astar_grid *g;
+} dial;
+
+static int dial_push(dial *q, uint32_t key, uint32_t node) {
+  uint32_t i = key & q->mask;
+  if (q->n[i] == q->cap[i] &&
+      astar__grow(q->g->alloc, q->g->alloc_ud, (void **)&q->b[i], &q->cap[i],
+                  q->n[i] + 1, sizeof(uint32_t), 64) != ASTAR_OK)
+    return ASTAR_ENOMEM;
+  q->b[i][q->n[i]++] = node;
+  return ASTAR_OK;
+}
+
+static void dial_release(dial *q) {
+  unsigned i;
+  for (i = 0; i < DIAL_MAX; i++)
+    astar__free(q->g, q->b[i], q->cap[i], sizeof(uint32_t));
+  memset(q->b, 0, sizeof q->b);
+}
+
+/* ---- building ---- */
+
+typedef struct build {
+  astar_grid *g;
+  astar_layer L;
+  double q, kappa, eta;
+  uint32_t *tmp;   /* ntiles: one field's distances */
+  uint32_t *least; /* ntiles: least distance to the landmarks so far */
+  rheap h;
+  dial *dq;        /* when the weights fit its buckets, else NULL */
+  int overflow;
+} build;
+
+static unsigned opposite(unsigned d) {
+  unsigned e;
+  for (e = 0; e < 8; e++)
+    if (astar_dir_dx[e] == -astar_dir_dx[d] &&
+        astar_dir_dy[e] == -astar_dir_dy[d])
+      return e;
+  return d; /* not reached */
+}
+
+/* Distances from tile s into B->tmp; sets B->overflow when one passes
+ * MAX_DIST.  The weight of the edge u - v (direction d, back e) is the
+ * least shifted cost of its legal ways, in units of q rounded down (and
+ * a hair more: the last bits of a double sum are not exact):
+ *   u -> v: len(d) cost(v) - kappa cost(v) + kappa cost(u) + hk |dh|
+ *   v -> u: len(e) cost(u) - kappa cost(u) + kappa cost(v) + hk |dh|
+ * (hk = (climb + descend) / 2; see the top of the file).  Computed here
+ * rather than stored: the tiles' costs stay in cache, a table of
+ * weights would not. */
+static int dijkstra(build *B, uint32_t s) {
+  astar_grid *g = B->g;
+  uint32_t *dist = B->tmp, i;
+  const uint8_t *moves = B->L.moves;
+  const float *cost = B->L.cost, *height = B->L.height;
+  const uint64_t *open = B->L.passable;
+  rheap *h = &B->h;
+  int32_t off[8];
+  double fwd[8], back[8], kappa = B->kappa;
+  double inv = (1.0 - 1.0 / 1099511627776.0) / B->q;
+  double hk = height != NULL ? (B->L.climb + B->L.descend) / 2.0 : 0.0;
+  unsigned d, opp[8], dirs = astar__rule_dirs(g->diagonal);
+  for (d = 0; d < 8; d++) {
+    opp[d] = opposite(d);
+    off[d] = g->offset[d];
+    fwd[d] = g->step_length[d] - kappa;
+    back[d] = g->step_length[opp[d]] - kappa;
+  }
+  dial *dq = B->dq;
+  size_t queued = 1;
+  uint32_t cur = 0;
+  for (i = 0; i < g->ntiles; i++) dist[i] = INF;
+  for (d = 0; d < 33; d++) h->n[d] = 0;
+  h->size = 0;
+  h->last = 0;
+  if (dq != NULL) {
+    for (i = 0; i <= dq->mask; i++) dq->n[i] = dq->head[i] = 0;
+    if (dial_push(dq, 0, s) != ASTAR_OK) return ASTAR_ENOMEM;
+  } else if (rh_push(h, 0, s) != ASTAR_OK) {
+    return ASTAR_ENOMEM;
+  }
+  dist[s] = 0;
+  while (queued != 0) {
+    uint32_t u, du;
+    unsigned mu, left;
+    double cu;
+    if (dq != NULL) {
+      uint32_t at;
+      while (dq->n[cur & dq->mask] == 0) cur++;
+      at = cur & dq->mask;
+      u = dq->b[at][dq->head[at]++];
+      if (dq->head[at] == dq->n[at]) dq->n[at] = dq->head[at] = 0;
+      du = cur;
+    } else {
+      uint64_t e;
+      if (rh_pop(h, &e) != ASTAR_OK) return ASTAR_ENOMEM;
+      u = (uint32_t)e;
+      du = (uint32_t)(e >> 32);
+    }
+    queued--;
+    if (du != dist[u]) continue; /* a stale entry */
+    mu = moves[u];
+    cu = (double)cost[u];
+    left = dirs;
+    while (left) {
+      uint32_t v, nd, units;
+      unsigned back_ok;
+      double cv, c = HUGE_VAL, hp = 0.0;
+      d = astar__lowest_bit(left);
+      left &= left - 1;
+      v = (uint32_t)((int32_t)u + off[d]);
+      /* u -> v legal: v is open; v -> u legal: v open and its move */
+      back_ok = (moves[v] >> opp[d]) & 1u;
+      if (!(mu & (1u << d)) && !(back_ok && astar__bit(open, v))) continue;
+      cv = (double)cost[v];
+      if (height != NULL) hp = hk * fabs((double)height[v] - (double)height[u]);
+      if (mu & (1u << d)) c = fwd[d] * cv + kappa * cu + hp;
+      if (back_ok) {
+        double c2 = back[d] * cu + kappa * cv + hp;
+        if (c2 < c) c = c2;
+      }
+      c *= inv;
+      units = c > 0.0 ? (uint32_t)c : 0u; /* < 2^32: see the unit's choice */
+      nd = du + units;
+      if (nd > MAX_DIST || nd < du) {
+        B->overflow = 1;
+        return ASTAR_OK;
+      }
+      if (nd < dist[v]) {
+        dist[v] = nd;
+        if ((dq != NULL ? dial_push(dq, nd, v) : rh_push(h, nd, v)) !=
+            ASTAR_OK)
+          return ASTAR_ENOMEM;
+        queued++;
+      }
+    }
+  }
+  return ASTAR_OK;
+}
+
+/* The tile of the largest finite value of f (ties: the lower index), or
+ * INF when none is finite. */
+static uint32_t farthest(const astar_grid *g, const uint32_t *f) {
+  uint32_t i, best = INF, at = INF;
+  for (i = 0; i < g->ntiles; i++)
+    if (f[i] != INF && (at == INF || f[i] > best)) {
+      best = f[i];
+      at = i;
+    }
+  return at;
+}
+
+/* The tile a breadth-first flood from s (steps legal either way, as the
+ * fields' edges) reaches last: far from s in steps, in s's region.
+ * Scratch: B->tmp (marks) and B->least (the queue). */
+static uint32_t bfs_last(build *B, uint32_t s) {
+  const astar_grid *g = B->g;
+  uint32_t *seen = B->tmp, *queue = B->least, last = s, i;
+  size_t head = 0, tail = 0;
+  unsigned d, opp[8], dirs = astar__rule_dirs(g->diagonal);
+  for (d = 0; d < 8; d++) opp[d] = opposite(d);
+  for (i = 0; i < g->ntiles; i++) seen[i] = 0;
+  seen[s] = 1;
+  queue[tail++] = s;
+  while (head < tail) {
+    uint32_t u = queue[head++];
+    unsigned left = dirs, mu = B->L.moves[u];
+    last = u;
+    while (left) {
+      uint32_t v;
+      d = astar__lowest_bit(left);
+      left &= left - 1;
+      v = (uint32_t)((int32_t)u + g->offset[d]);
+      if (seen[v]) continue;
+      if (!(mu & (1u << d)) && !(((B->L.moves[v] >> opp[d]) & 1u) &&
+                                 astar__bit(B->L.passable, v)))
+        continue;
+      seen[v] = 1;
+      queue[tail++] = v;
+    }
+  }
+  return last;
+}
+
+/* The passable tile nearest the centre (ties: the lower index), or INF. */
+static uint32_t centre(const build *B) {
+  const astar_grid *g = B->g;
+  int64_t best = -1;
+  uint32_t at = INF;
+  int32_t x, y;
+  for (y = 0; y < g->height; y++)
+    for (x = 0; x < g->width; x++) {
+      uint32_t i = astar_index(g, x, y);
+      int64_t dx = 2 * (int64_t)x - (g->width - 1),
+              dy = 2 * (int64_t)y - (g->height - 1), r = dx * dx + dy * dy;
+      if (astar__bit(B->L.passable, i) && B->L.moves[i] != 0 &&
+          (best < 0 || r < best)) {
+        best = r;
+        at = i;
+      }
+    }
+  return at;
+}
+
+/* An upper bound of every shifted weight: the dearest step's cost plus
+ * kappa times the dearest tile. */
+static double largest_step(const build *B) {
+  const astar_grid *g = B->g;
+  double cmax = 0.0, hmax = 0.0, lmax = 0.0, hk;
+  uint32_t i;
+  unsigned d;
+  for (i = 0; i < g->ntiles; i++)
+    if (astar__bit(B->L.passable, i)) {
+      if ((double)B->L.cost[i] > cmax) cmax = (double)B->L.cost[i];
+      if (B->L.height != NULL && fabs((double)B->L.height[i]) > hmax)
+        hmax = fabs((double)B->L.height[i]);
+    }
+  for (d = 0; d < 8; d++)
+    if (g->step_length[d] > lmax) lmax = g->step_length[d];
+  hk = B->L.height != NULL ? (B->L.climb + B->L.descend) / 2.0 : 0.0;
+  return (lmax + B->kappa) * cmax + hk * 2.0 * hmax;
+}
+
+/* Builds set S (unit, k given) with scratch B; 1 to retry with a coarser
+ * unit. */
+static int build_set(build *B, astar__landmarks *S) {
+  astar_grid *g = B->g;
+  uint32_t i, at, w = (uint32_t)g->width;
+  int j, st;
+  B->overflow = 0;
+  at = centre(B);
+  if (at != INF) at = bfs_last(B, at); /* before least is set: its room */
+  for (i = 0; i < g->ntiles; i++) B->least[i] = INF;
+  for (j = 0; j < S->k; j++) {
+    uint32_t *out = S->dist + j;
+    int32_t x, y;
+    S->tiles[j] = at;
+    if (at == INF) { /* no passable tile with a move: no field */
+      for (i = 0; i < (uint32_t)g->width * (uint32_t)g->height; i++)
+        out[(size_t)i * (size_t)S->k] = INF;
+      continue;
+    }
+    if ((st = dijkstra(B, at)) != ASTAR_OK) return st;
+    if (B->overflow) return 1;
+    for (y = 0; y < g->height; y++) {
+      const uint32_t *row = B->tmp + astar_index(g, 0, y);
+      uint32_t *o = out + (size_t)y * w * (size_t)S->k;
+      uint32_t *m = B->least + astar_index(g, 0, y);
+      for (x = 0; x < g->width; x++) {
+        o[(size_t)x * (size_t)S->k] = row[x];
+        if (row[x] < m[x]) m[x] = row[x];
+      }
+    }
+    at = farthest(g, B->least);
+  }
+  return ASTAR_OK;
+}
+
+static void free_set(astar_grid *g, astar__landmarks *S) {
+  size_t n = (size_t)g->width * (size_t)g->height * (size_t)S->k;
+  astar__free(g, S->dist, n, sizeof(uint32_t));
+  astar__free(g, S, 1, sizeof *S);
+}
+
+void astar_landmarks_drop(astar_grid *g) {
+  astar__landmarks *S = g->landmarks;
+  if (S != NULL) g->landmarks_serial++;
+  while (S != NULL) {
+    astar__landmarks *next = S->next;
+    free_set(g, S);
+    S = next;
+  }
+  g->landmarks = NULL;
+}
+
+size_t astar_landmarks_memory(const astar_grid *g) {
+  const astar__landmarks *S;
+  size_t total = 0;
+  for (S = g->landmarks; S != NULL; S = S->next)
+    total += sizeof *S + (size_t)g->width * (size_t)g->height *
+                             (size_t)S->k * sizeof(uint32_t);
+  return total;
+}
+
+int astar_landmarks_state(const astar_grid *g) {
+  const astar__landmarks *S = g->landmarks;
+  if (S == NULL) return ASTAR_LANDMARKS_NONE;
+  for (; S != NULL; S = S->next)
+    if (S->version != g->version) return ASTAR_LANDMARKS_STALE;
+  return ASTAR_LANDMARKS_READY;
+}
+
+const astar__landmarks *astar__landmarks_of(const astar_grid *g, int unit) {
+  const astar__landmarks *S;
+  for (S = g->landmarks; S != NULL; S = S->next)
+    if (S->unit == unit) return S->version == g->version ? S : NULL;
+  return NULL;
+}
+
+int astar_landmark_tile(const astar_grid *g, int unit, int j, int32_t *x,
+                        int32_t *y) {
+  const astar__landmarks *S;
+  for (S = g->landmarks; S != NULL; S = S->next)
+    if (S->unit == unit) {
+      if (j < 0 || j >= S->k || S->tiles[j] == INF) return 0;
+      astar_xy(g, S->tiles[j], x, y);
+      return 1;
+    }
+  return 0;
+}
+
+int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
+                          int k) {
+  build B;
+  dial *dq = NULL;
+  astar__landmarks *head = NULL;
+  size_t nt = (size_t)g->ntiles;
+  int u, st = ASTAR_OK;
+  if (k < 1 || k > ASTAR_MAX_LANDMARKS || nunits < 1 ||
+      nunits > ASTAR_MAX_UNITS)
+    return ASTAR_EINVAL;
+  for (u = 0; u < nunits; u++) {
+    astar_layer L;
+    if (!astar__unit_defined(g, units[u])) return ASTAR_EINVAL;
+    if ((st = astar_grid_layer(g, units[u], &L)) != ASTAR_OK) return st;
+  }
+  memset(&B, 0, sizeof B);
+  B.g = g;
+  B.h.g = g;
+  B.tmp = astar__alloc(g, nt, sizeof(uint32_t));
+  B.least = astar__alloc(g, nt, sizeof(uint32_t));
+  if (B.tmp == NULL || B.least == NULL) st = ASTAR_ENOMEM;
+  for (u = 0; u < nunits && st == ASTAR_OK; u++) {
+    astar__landmarks *S;
+    size_t n = astar__mul_size(astar__mul_size((size_t)g->width,
+                                               (size_t)g->height),
+                               (size_t)k);
+    double least = HUGE_VAL, base, wmax;
+    unsigned d, dirs = astar__rule_dirs(g->diagonal);
+    int e, v, again;
+    for (v = 0; v < u; v++) /* a unit listed twice: built once */
+      if (units[v] == units[u]) break;
+    if (v < u) continue;
+    S = astar__alloc(g, 1, sizeof *S);
+    if (S == NULL) {
+      st = ASTAR_ENOMEM;
+      break;
+    }
+    memset(S, 0, sizeof *S);
+    S->unit = units[u];
+    S->k = k;
+    S->dist = n == 0 ? NULL : astar__alloc(g, n, sizeof(uint32_t));
+    if (S->dist == NULL) {
+      astar__free(g, S, 1, sizeof *S);
+      st = ASTAR_ENOMEM;
+      break;
+    }
+    S->next = head;
+    head = S;
+    st = astar_grid_layer(g, units[u], &B.L);
+    if (st != ASTAR_OK) break;
+    for (d = 0; d < 8; d++)
+      if ((dirs & (1u << d)) && g->step_length[d] < least)
+        least = g->step_length[d];
+    B.kappa = least / 2.0;
+    B.eta = B.L.height != NULL ? (B.L.climb - B.L.descend) / 2.0 : 0.0;
+    /* the unit: 2^-9 of the cheapest step or finer, coarser while the
+     * largest weight does not fit in 2^24 units or a distance in 32 bits */
+    base = least * B.L.min_cost;
+    if (!(base > 0.0 && base < HUGE_VAL)) base = 1.0;
+    (void)frexp(base, &e);
+    B.q = ldexp(1.0, e - 10);
+    wmax = largest_step(&B);
+    while (wmax / B.q >= 16777216.0 && B.q < 1e300) B.q *= 2.0;
+    B.dq = NULL;
+    if (wmax / B.q < (double)(DIAL_MAX - 1)) {
+      if (dq == NULL && (dq = astar__alloc(g, 1, sizeof *dq)) != NULL) {
+        memset(dq, 0, sizeof *dq);
+        dq->g = g;
+      }
+      if (dq != NULL) {
+        uint32_t size = 2;
+        while ((double)size <= wmax / B.q + 1.0) size *= 2;
+        dq->mask = size - 1;
+        B.dq = dq;
+      }
+    }
+    for (again = 0; again < 64; again++) {
+      st = build_set(&B, S);
+      if (st != 1) break;
+      B.q *= 16.0;
+    }
+    if (st != ASTAR_OK) {
+      if (st == 1) st = ASTAR_ETOOBIG;
+      break;
+    }
+    S->q = B.q;
+    S->kappa = B.kappa;
+    S->eta = B.eta;
+    S->version = g->version;
+  }
+  rh_release(&B.h);
+  if (dq != NULL) {
+    dial_release(dq);
+    astar__free(g, dq, 1, sizeof *dq);
+  }
+  astar__free(g, B.tmp, nt, sizeof(uint32_t));
+  astar__free(g, B.least, nt, sizeof(uint32_t));
+  if (st != ASTAR_OK) {
+    while (head != NULL) {
+      astar__landmarks *next = head->next;
+      free_set(g, head);
+      head = next;
+    }
+    return st;
+  }
+  astar_landmarks_drop(g);
+  g->landmarks = head;
+  g->landmarks_serial++;
+  return ASTAR_OK;
+}
+
+/* ---- the query side ---- */
+
+/* Sets up the landmark heuristic (MODE_LM) when the grid has landmarks
+ * ready for the query's unit and the query is one they serve: A* to one
+ * goal with the default heuristic, weight 1, a one-tile unit, no
+ * callbacks, no links (landmarks.c's bound does not know them).  Returns
+ * 1 when it did. */
+int astar__landmarks_start(astar__run *S) {
+  const astar_grid *G = S->G;
+  const astar_query *q = &S->q;
+  const astar__landmarks *lm;
+  const uint32_t *dg;
+  int32_t gx = q->gx, gy = q->gy;
+  int j;
+  if (q->no_landmarks || G->landmarks == NULL || G->nlinks != 0 ||
+      q->size > 1 || q->heuristic != ASTAR_H_DEFAULT || q->weight != 1.0 ||
+      q->heuristic_fn != NULL || q->tile_fn != NULL || q->move_fn != NULL ||
+      (q->algorithm != ASTAR_ALGO_AUTO && q->algorithm != ASTAR_ALGO_ASTAR) ||
+      q->ngoals != 0 || q->no_main_goal || q->next_to_blocked_goal ||
+      q->goal_costs != NULL)
+    return 0;
+  if ((lm = astar__landmarks_of(G, q->unit)) == NULL) return 0;
+  if (!astar__bit(S->L.passable, S->goal)) return 0;
+  dg = lm->dist + ((size_t)gy * (size_t)G->width + (size_t)gx) * (size_t)lm->k;
+  S->lm_n = 0;
+  for (j = 0; j < lm->k; j++)
+    if (dg[j] != UINT32_MAX) {
+      S->lm_use[S->lm_n] = (uint8_t)j;
+      S->lm_goal[S->lm_n] = dg[j];
+      S->lm_n++;
+    }
+  if (S->lm_n == 0) return 0;
+  S->lm_dist = lm->dist;
+  S->lm_width = (uint32_t)G->width;
+  S->lm_k = (uint32_t)lm->k;
+  S->lm_q = lm->q;
+  S->lm_kappa = lm->kappa;
+  S->lm_eta = lm->eta;
+  S->lm_phi_goal = lm->kappa * (double)S->L.cost[S->goal];
+  if (S->L.height != NULL)
+    S->lm_phi_goal += lm->eta * (double)S->L.height[S->goal];
+  return 1;
+}
