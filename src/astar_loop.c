@@ -20,6 +20,7 @@
  * stands (astar__run), giving exactly an uninterrupted run's result.
  */
 #include "astar.h"
+#include "bucket.h"
 #include "heap.h"
 #include "internal.h"
 
@@ -54,8 +55,9 @@ enum {
   MODE_BUDGET = 2048, /* a sliced step: count the budget down (a whole run
                         does not pay for it) */
   MODE_OVERLAY = 4096, /* avoid / extra_cost: look closer at NEAR tiles */
-  MODE_LINKS = 8192  /* the grid has links: tiles with the link bit get
+  MODE_LINKS = 8192, /* the grid has links: tiles with the link bit get
                         their links as extra moves after the rule's */
+  MODE_BUCKET = 16384 /* the open list is bucket.h's queue */
 };
 
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
@@ -235,6 +237,9 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
   int st = ASTAR_OK;
   const astar_link *link = NULL; /* MODE_LINKS: the links of u left */
   size_t nlinks = 0;
+  astar__radix *R = (mode & MODE_BUCKET) ? ctx->radix : NULL;
+  double *gq = (mode & MODE_BUCKET) ? R->g : NULL; /* open nodes' g */
+  size_t base = 0; /* MODE_BUCKET: bucket 0's size under u's entries */
 
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
@@ -261,6 +266,17 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       u = heap[head].node;
       gu = heap[head].g;
       head++;
+    } else if (mode & MODE_BUCKET) {
+      astar_heap_entry top;
+      int got = astar__radix_pop(ctx, R, stamp, &top);
+      if (got != 1) { /* not seen: n counts the live entries */
+        st = got == 0 ? ASTAR_OK : ASTAR_ENOMEM;
+        break;
+      }
+      u = top.node;
+      gu = top.g;
+      base = R->n[0];
+      n--;
     } else {
       u = heap[0].node;
       gu = heap[0].g;
@@ -394,7 +410,10 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
           continue;
         }
       }
-      if ((sv & ASTAR__STAMP_GEN) == open_tag) { /* open in this search */
+      if ((mode & MODE_BUCKET) && (sv & ASTAR__STAMP_GEN) == open_tag) {
+        if (ng >= gq[v]) continue;
+        at = 0;
+      } else if ((sv & ASTAR__STAMP_GEN) == open_tag) { /* open now */
         at = pos[v];
         if (mode & ASTAR__HEAP_RANDOM) {
           /* an equal-cost parent: keep each with probability (its paths)
@@ -416,6 +435,8 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         }
         if (ng >= heap[at].g) continue;
         if (mode & MODE_GREEDY) continue; /* first parent stays */
+      } else if (mode & MODE_BUCKET) {
+        at = n++;
       } else {
         if (n == ctx->heap_cap) {
           if (astar__grow_heap(ctx) != ASTAR_OK) {
@@ -463,9 +484,15 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         if (S->depth != NULL) S->depth[v] = S->depth[u] + 1;
       }
       if (mode & ASTAR__HEAP_RANDOM) S->count[v] = S->count[u];
-      if (mode & MODE_FIFO)
+      if (mode & MODE_FIFO) {
         heap[at] = e;
-      else
+      } else if (mode & MODE_BUCKET) {
+        gq[v] = ng;
+        if (astar__radix_push(ctx, R, e, base) != ASTAR_OK) {
+          st = ASTAR_ENOMEM;
+          break;
+        }
+      } else
         astar__heap_up(heap, pos, at, e, mode);
       if ((mode & MODE_PEAK) && n - head > S->peak) S->peak = (uint32_t)(n - head);
     }
@@ -497,6 +524,15 @@ static NOINLINE int run_sliced(astar__run *S, uint32_t b) {
 }
 static NOINLINE int run_sliced_height(astar__run *S, uint32_t b) {
   return run(S, MODE_HEIGHT | MODE_BUDGET, b);
+}
+static NOINLINE int run_bucket(astar__run *S, uint32_t b) {
+  return run(S, MODE_BUCKET, b);
+}
+static NOINLINE int run_bucket_height(astar__run *S, uint32_t b) {
+  return run(S, MODE_BUCKET | MODE_HEIGHT, b);
+}
+static NOINLINE int run_sliced_bucket(astar__run *S, uint32_t b) {
+  return run(S, MODE_BUCKET | MODE_BUDGET, b);
 }
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
@@ -675,6 +711,16 @@ int astar__loop_start(astar__run *S) {
     r->outcome = ASTAR_NO_PATH;
     return 1;
   }
+  /* the bucket queue where its order is the heap's: keys that never go
+   * down (the default heuristic, consistent: weight 1, no callbacks, no
+   * links) and no rule of the options on the order */
+  if (q->open_list == ASTAR_OPEN_AUTO && q->heuristic == ASTAR_H_DEFAULT &&
+      q->weight == 1.0 &&
+      !(mode & ~(MODE_HEIGHT | MODE_PEAK | MODE_OVERLAY))) {
+    if ((st = astar__context_radix(ctx)) != ASTAR_OK) return st;
+    mode |= MODE_BUCKET;
+    r->bucket = 1;
+  }
   S->mode = mode;
 
   /* the start on the open list */
@@ -688,7 +734,14 @@ int astar__loop_start(astar__run *S) {
     e.aux = 0;
     if ((mode & MODE_X) && S->depth != NULL) S->depth[S->start] = 0;
     if (mode & ASTAR__HEAP_RANDOM) S->count[S->start] = 1.0;
-    astar__heap_up(ctx->heap, ctx->heap_pos, 0, e, mode);
+    if (mode & MODE_BUCKET) {
+      astar__radix_reset(ctx->radix, e.key);
+      ctx->radix->g[S->start] = 0.0;
+      if (astar__radix_push(ctx, ctx->radix, e, 0) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    } else {
+      astar__heap_up(ctx->heap, ctx->heap_pos, 0, e, mode);
+    }
     S->n = 1;
     if ((mode & MODE_HX) && S->st != ASTAR_OK) return S->st;
   }
@@ -742,6 +795,12 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_sliced(S, budget);
     else if (mode == (MODE_HEIGHT | MODE_BUDGET))
       st = run_sliced_height(S, budget);
+    else if (mode == MODE_BUCKET)
+      st = run_bucket(S, budget);
+    else if (mode == (MODE_BUCKET | MODE_HEIGHT))
+      st = run_bucket_height(S, budget);
+    else if (mode == (MODE_BUCKET | MODE_BUDGET))
+      st = run_sliced_bucket(S, budget);
     else
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;

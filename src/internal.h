@@ -386,6 +386,21 @@ typedef struct astar__via {
 } astar__via;
 int astar__context_via(astar_search *s);
 
+/* The bucket queue of the A* loop (bucket.h): per tile an open node's g,
+ * and 65 buckets of entries (grown as needed, kept between searches). */
+#define ASTAR__RADIX_BUCKETS 65
+typedef struct astar__radix {
+  double *g;                 /* ntiles */
+  astar_heap_entry *b[ASTAR__RADIX_BUCKETS];
+  size_t n[ASTAR__RADIX_BUCKETS], cap[ASTAR__RADIX_BUCKETS];
+  uint64_t last;             /* the key last taken (bucket 0's) */
+  uint64_t used;             /* bit i - 1: bucket i holds entries */
+} astar__radix;
+/* Makes the bucket queue (and its per-tile g) of s. */
+int astar__context_radix(astar_search *s);
+/* Grows bucket i by at least one entry. */
+int astar__radix_grow(astar_search *s, astar__radix *R, unsigned i);
+
 /* Sizes the per-tile arrays for a map of ntiles tiles (stamps, heap
  * positions, the first heap); a context last sized for another map
  * drops its per-tile scratch first. */

@@ -1,0 +1,157 @@
+/*
+ * The exact bucket queue: a radix heap over the A* loop's integer keys
+ * (f quantised, heap.h), for searches whose keys never go down (the
+ * default, consistent heuristic, weight 1, no callbacks, no key rules of
+ * the options: astar_loop.c decides).  It takes nodes off in the heap's
+ * order: the least key, then the larger g; only nodes equal in both may
+ * come off in another order than the heap's.
+ *
+ * Layout (the context owns it, astar__radix in internal.h):
+ *  - bucket i (1..64) holds the entries whose key first differs from
+ *    `last` (the key last taken) at bit i - 1, so keys only move down
+ *    buckets, each at most 64 times; `used` has bit i - 1 set while
+ *    bucket i is not empty;
+ *  - bucket 0 holds the keys equal to last, as a stack sorted by g (the
+ *    largest on top).  The nodes an expansion adds at the same key have a
+ *    larger g than every node left there (steps cost more than nothing),
+ *    so they go on top, sorted among themselves;
+ *  - no decrease-key: a cheaper path pushes the node again and the old
+ *    entry goes stale (its g above the node's g[], or the node closed);
+ *    stale entries are dropped when they come up.
+ * A key below last (two equal f rounded apart) counts as last.
+ */
+#ifndef ASTAR_BUCKET_H
+#define ASTAR_BUCKET_H
+
+#include "astar.h"
+#include "internal.h"
+
+#include <stdlib.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define astar__high_bit64(x) (63u - (unsigned)__builtin_clzll(x))
+#define astar__low_bit64(x) ((unsigned)__builtin_ctzll(x))
+#else
+static inline unsigned astar__high_bit64(uint64_t x) {
+  unsigned i = 0;
+  while (x >>= 1) i++;
+  return i;
+}
+static inline unsigned astar__low_bit64(uint64_t x) {
+  unsigned i = 0;
+  while (!(x & 1u)) {
+    x >>= 1;
+    i++;
+  }
+  return i;
+}
+#endif
+
+static inline unsigned astar__bucket_of(uint64_t key, uint64_t last) {
+  return key <= last ? 0u : astar__high_bit64(key ^ last) + 1u;
+}
+
+/* Empties the queue for a new search (O(buckets)). */
+static inline void astar__radix_reset(astar__radix *R, uint64_t key) {
+  unsigned i;
+  for (i = 0; i < ASTAR__RADIX_BUCKETS; i++) R->n[i] = 0;
+  R->used = 0;
+  R->last = key;
+}
+
+/* Puts e on the queue; base: the size of bucket 0 when the node being
+ * expanded came off (the entries above it are this expansion's). */
+static inline int astar__radix_push(astar_search *s, astar__radix *R,
+                                    astar_heap_entry e, size_t base) {
+  unsigned i = astar__bucket_of(e.key, R->last);
+  size_t k = R->n[i];
+  if (k == R->cap[i] && astar__radix_grow(s, R, i) != ASTAR_OK)
+    return ASTAR_ENOMEM;
+  if (i == 0) {
+    astar_heap_entry *b = R->b[0];
+    while (k > base && b[k - 1].g > e.g) {
+      b[k] = b[k - 1];
+      k--;
+    }
+    b[k] = e;
+  } else {
+    R->b[i][k] = e;
+    R->used |= (uint64_t)1 << (i - 1);
+  }
+  R->n[i]++;
+  return ASTAR_OK;
+}
+
+static inline int astar__radix_live(const astar__radix *R,
+                                    const uint32_t *stamp,
+                                    const astar_heap_entry *e) {
+  return !(stamp[e->node] & ASTAR__STAMP_CLOSED) && e->g == R->g[e->node];
+}
+
+static int astar__radix_g_order(const void *a, const void *b) {
+  double x = ((const astar_heap_entry *)a)->g;
+  double y = ((const astar_heap_entry *)b)->g;
+  return (x > y) - (x < y);
+}
+
+/* Bucket 0 ran dry: the least live key of the lowest bucket becomes last
+ * and that bucket's live entries move down (the least ones to bucket 0,
+ * then sorted by g).  Stale entries are dropped on the way. */
+static int astar__radix_refill(astar_search *s, astar__radix *R,
+                               const uint32_t *stamp) {
+  unsigned i = astar__low_bit64(R->used) + 1u, j;
+  astar_heap_entry *b = R->b[i];
+  size_t n = R->n[i], k, w = 0;
+  uint64_t least = UINT64_MAX;
+  for (k = 0; k < n; k++) {
+    if (!astar__radix_live(R, stamp, &b[k])) continue;
+    if (b[k].key < least) least = b[k].key;
+    b[w++] = b[k];
+  }
+  R->n[i] = 0;
+  R->used &= ~((uint64_t)1 << (i - 1));
+  if (w == 0) return ASTAR_OK;
+  R->last = least;
+  for (k = 0; k < w; k++) {
+    j = astar__bucket_of(b[k].key, least); /* below i */
+    if (R->n[j] == R->cap[j] && astar__radix_grow(s, R, j) != ASTAR_OK)
+      return ASTAR_ENOMEM;
+    R->b[j][R->n[j]++] = b[k];
+    if (j != 0) R->used |= (uint64_t)1 << (j - 1);
+  }
+  n = R->n[0];
+  if (n > 1) {
+    if (n <= 16) { /* insertion sort, by g, the largest last */
+      astar_heap_entry *z = R->b[0];
+      for (k = 1; k < n; k++) {
+        astar_heap_entry e = z[k];
+        size_t m = k;
+        while (m > 0 && z[m - 1].g > e.g) {
+          z[m] = z[m - 1];
+          m--;
+        }
+        z[m] = e;
+      }
+    } else {
+      qsort(R->b[0], n, sizeof(astar_heap_entry), astar__radix_g_order);
+    }
+  }
+  return ASTAR_OK;
+}
+
+/* Takes the next live entry off into *e: 1, or 0 when the queue holds
+ * none, or ASTAR_ENOMEM (negative). */
+static inline int astar__radix_pop(astar_search *s, astar__radix *R,
+                                   const uint32_t *stamp,
+                                   astar_heap_entry *e) {
+  for (;;) {
+    while (R->n[0] > 0) {
+      *e = R->b[0][--R->n[0]];
+      if (astar__radix_live(R, stamp, e)) return 1;
+    }
+    if (R->used == 0) return 0;
+    if (astar__radix_refill(s, R, stamp) != ASTAR_OK) return ASTAR_ENOMEM;
+  }
+}
+
+#endif
