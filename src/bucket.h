@@ -26,7 +26,6 @@
 #include "astar.h"
 #include "internal.h"
 
-#include <stdlib.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define astar__high_bit64(x) (63u - (unsigned)__builtin_clzll(x))
@@ -85,13 +84,57 @@ static inline int astar__radix_push(astar_search *s, astar__radix *R,
 static inline int astar__radix_live(const astar__radix *R,
                                     const uint32_t *stamp,
                                     const astar_heap_entry *e) {
-  return !(stamp[e->node] & ASTAR__STAMP_CLOSED) && e->g == R->g[e->node];
+  (void)stamp; /* an entry taken off is gone: any other of its node is
+                 dearer than the node's g */
+  return e->g == R->g[e->node];
 }
 
-static int astar__radix_g_order(const void *a, const void *b) {
-  double x = ((const astar_heap_entry *)a)->g;
-  double y = ((const astar_heap_entry *)b)->g;
-  return (x > y) - (x < y);
+/* Sorts b[0..n) by g, the largest last: quicksort (median of three, the
+ * larger side left for later, so at most log2 n sides wait) down to runs
+ * of 16, then one insertion sort. */
+static void astar__radix_sort(astar_heap_entry *b, size_t n) {
+  size_t lo = 0, hi = n, k, wait[2 * 64];
+  unsigned top = 0;
+  for (;;) {
+    while (hi - lo > 16) {
+      size_t mid = lo + (hi - lo) / 2, i = lo, j = hi - 1;
+      double a = b[lo].g, c = b[mid].g, d = b[hi - 1].g, pivot;
+      pivot = a < c ? (c < d ? c : (a < d ? d : a))
+                    : (a < d ? a : (c < d ? d : c));
+      for (;;) { /* [lo, i) <= pivot <= (j, hi) */
+        astar_heap_entry t;
+        while (b[i].g < pivot) i++;
+        while (b[j].g > pivot) j--;
+        if (i >= j) break;
+        t = b[i];
+        b[i] = b[j];
+        b[j] = t;
+        i++;
+        j--;
+      }
+      if (j + 1 - lo < hi - (j + 1)) {
+        wait[top++] = j + 1;
+        wait[top++] = hi;
+        hi = j + 1;
+      } else {
+        wait[top++] = lo;
+        wait[top++] = j + 1;
+        lo = j + 1;
+      }
+    }
+    if (top == 0) break;
+    hi = wait[--top];
+    lo = wait[--top];
+  }
+  for (k = 1; k < n; k++) { /* runs of at most 16 entries left */
+    astar_heap_entry e = b[k];
+    size_t m = k;
+    while (m > 0 && b[m - 1].g > e.g) {
+      b[m] = b[m - 1];
+      m--;
+    }
+    b[m] = e;
+  }
 }
 
 /* Bucket 0 ran dry: the least live key of the lowest bucket becomes last
@@ -119,23 +162,7 @@ static int astar__radix_refill(astar_search *s, astar__radix *R,
     R->b[j][R->n[j]++] = b[k];
     if (j != 0) R->used |= (uint64_t)1 << (j - 1);
   }
-  n = R->n[0];
-  if (n > 1) {
-    if (n <= 16) { /* insertion sort, by g, the largest last */
-      astar_heap_entry *z = R->b[0];
-      for (k = 1; k < n; k++) {
-        astar_heap_entry e = z[k];
-        size_t m = k;
-        while (m > 0 && z[m - 1].g > e.g) {
-          z[m] = z[m - 1];
-          m--;
-        }
-        z[m] = e;
-      }
-    } else {
-      qsort(R->b[0], n, sizeof(astar_heap_entry), astar__radix_g_order);
-    }
-  }
+  if (R->n[0] > 1) astar__radix_sort(R->b[0], R->n[0]);
   return ASTAR_OK;
 }
 
