@@ -566,6 +566,11 @@ int astar__zones_exit(const astar_grid *G, const astar_query *q,
 /* 1 / the heap keys' quantum: 2^-24 of the cheapest step (bound times the
  * shortest step length), so equal f give equal keys. */
 double astar__key_scale(const astar_grid *G, double bound);
+/* engine.c, for the A* loop: the tile callback's cost for tile v (0:
+ * impassable), memoized; the legal moves out of u once the callback has
+ * had its say (a tile it closes is impassable, for the corner rule too). */
+int astar__tile_value(astar__run *S, uint32_t v, double *out);
+int astar__callback_moves(astar__run *S, uint32_t u, unsigned *moves);
 /* Records the end of a search in the context (the path walk's state). */
 void astar__finish(astar__run *R, int found, uint32_t end);
 
