@@ -46,15 +46,40 @@ static inline unsigned astar__low_bit64(uint64_t x) {
 }
 #endif
 
+#define ASTAR__RADIX_DIGIT (((uint64_t)1 << ASTAR__RADIX_BITS) - 1)
+
+/* Bucket 0: key at most last; else level l (the highest group of BITS
+ * bits where key and last differ) and digit d (key's bits there, above
+ * last's, so never 0 on level 0): bucket l << BITS | d.  Buckets in
+ * index order hold ever larger keys. */
 static inline unsigned astar__bucket_of(uint64_t key, uint64_t last) {
-  return key <= last ? 0u : astar__high_bit64(key ^ last) + 1u;
+  unsigned l;
+  if (key <= last) return 0u;
+  l = astar__high_bit64(key ^ last) / ASTAR__RADIX_BITS;
+  return (l << ASTAR__RADIX_BITS) |
+         (unsigned)((key >> (l * ASTAR__RADIX_BITS)) & ASTAR__RADIX_DIGIT);
 }
 
-/* Empties the queue for a new search (O(buckets)). */
+static inline void astar__radix_mark(astar__radix *R, unsigned i) {
+  R->used[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* The lowest bucket above 0 that holds entries, or 0 for none. */
+static inline unsigned astar__radix_lowest(const astar__radix *R) {
+  unsigned w;
+  for (w = 0; w < ASTAR__RADIX_WORDS; w++)
+    if (R->used[w] != 0) return w * 64 + astar__low_bit64(R->used[w]);
+  return 0;
+}
+
+/* Empties the queue for a new search (the buckets that hold entries). */
 static inline void astar__radix_reset(astar__radix *R, uint64_t key) {
   unsigned i;
-  for (i = 0; i < ASTAR__RADIX_BUCKETS; i++) R->n[i] = 0;
-  R->used = 0;
+  R->n[0] = 0;
+  while ((i = astar__radix_lowest(R)) != 0) {
+    R->n[i] = 0;
+    R->used[i / 64] &= ~((uint64_t)1 << (i % 64));
+  }
   R->last = key;
 }
 
@@ -75,7 +100,7 @@ static inline int astar__radix_push(astar_search *s, astar__radix *R,
     b[k] = e;
   } else {
     R->b[i][k] = e;
-    R->used |= (uint64_t)1 << (i - 1);
+    astar__radix_mark(R, i);
   }
   R->n[i]++;
   return ASTAR_OK;
@@ -142,7 +167,7 @@ static void astar__radix_sort(astar_heap_entry *b, size_t n) {
  * then sorted by g).  Stale entries are dropped on the way. */
 static int astar__radix_refill(astar_search *s, astar__radix *R,
                                const uint32_t *stamp) {
-  unsigned i = astar__low_bit64(R->used) + 1u, j;
+  unsigned i = astar__radix_lowest(R), j;
   astar_heap_entry *b = R->b[i];
   size_t n = R->n[i], k, w = 0;
   uint64_t least = UINT64_MAX;
@@ -152,7 +177,7 @@ static int astar__radix_refill(astar_search *s, astar__radix *R,
     b[w++] = b[k];
   }
   R->n[i] = 0;
-  R->used &= ~((uint64_t)1 << (i - 1));
+  R->used[i / 64] &= ~((uint64_t)1 << (i % 64));
   if (w == 0) return ASTAR_OK;
   R->last = least;
   for (k = 0; k < w; k++) {
@@ -160,7 +185,7 @@ static int astar__radix_refill(astar_search *s, astar__radix *R,
     if (R->n[j] == R->cap[j] && astar__radix_grow(s, R, j) != ASTAR_OK)
       return ASTAR_ENOMEM;
     R->b[j][R->n[j]++] = b[k];
-    if (j != 0) R->used |= (uint64_t)1 << (j - 1);
+    if (j != 0) astar__radix_mark(R, j);
   }
   if (R->n[0] > 1) astar__radix_sort(R->b[0], R->n[0]);
   return ASTAR_OK;
@@ -176,7 +201,7 @@ static inline int astar__radix_pop(astar_search *s, astar__radix *R,
       *e = R->b[0][--R->n[0]];
       if (astar__radix_live(R, stamp, e)) return 1;
     }
-    if (R->used == 0) return 0;
+    if (astar__radix_lowest(R) == 0) return 0;
     if (astar__radix_refill(s, R, stamp) != ASTAR_OK) return ASTAR_ENOMEM;
   }
 }

@@ -388,13 +388,17 @@ int astar__context_via(astar_search *s);
 
 /* The bucket queue of the A* loop (bucket.h): per tile an open node's g,
  * and 65 buckets of entries (grown as needed, kept between searches). */
-#define ASTAR__RADIX_BUCKETS 65
+#ifndef ASTAR__RADIX_BITS
+#define ASTAR__RADIX_BITS 4 /* bits of a key per level */
+#endif
+#define ASTAR__RADIX_BUCKETS ((64 / ASTAR__RADIX_BITS) << ASTAR__RADIX_BITS)
+#define ASTAR__RADIX_WORDS (ASTAR__RADIX_BUCKETS / 64)
 typedef struct astar__radix {
   double *g;                 /* ntiles */
   astar_heap_entry *b[ASTAR__RADIX_BUCKETS];
   size_t n[ASTAR__RADIX_BUCKETS], cap[ASTAR__RADIX_BUCKETS];
   uint64_t last;             /* the key last taken (bucket 0's) */
-  uint64_t used;             /* bit i - 1: bucket i holds entries */
+  uint64_t used[ASTAR__RADIX_WORDS]; /* bit i: bucket i (> 0) not empty */
 } astar__radix;
 /* Makes the bucket queue (and its per-tile g) of s. */
 int astar__context_radix(astar_search *s);
