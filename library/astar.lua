@@ -65,6 +65,10 @@ local astar = {}
 ---| "straight" # the node nearest the straight line start-goal, then larger g
 ---| "random"   # a uniformly random optimal path, from `seed`
 
+---@alias astar.OpenList
+---| "auto" # the bucket queue where its order is the heap's (default)
+---| "heap" # the binary heap always
+
 ---@alias astar.Reason
 ---| "no_path"       # no goal can be reached
 ---| "start_blocked" # the start is blocked (for the unit class)
@@ -129,6 +133,7 @@ local astar = {}
 ---@field ties? astar.Ties the tie rule among equal f (default `"larger_g"`)
 ---@field seed? integer 0..2^53-1, for `ties = "random"` (default 0)
 ---@field beam_width? integer most nodes on the open list for `"beam"` (default 1000)
+---@field open_list? astar.OpenList the A* loop's open list (default `"auto"`: the bucket queue where it is exact)
 ---@field goals? integer[] more goal tiles, flat `{x1, y1, x2, y2, ...}`; gx, gy may then be nil
 ---@field max_cost? number no path costing more is followed (`"cutoff"`)
 ---@field max_length? integer no path of more steps is followed (`"cutoff"`)
@@ -161,6 +166,7 @@ local astar = {}
 ---@field algorithm astar.Algorithm the search that ran (`"auto"` says `"jps"` or `"astar"`)
 ---@field heuristic string `"landmarks"` when the search read the grid's landmarks, else the `heuristic` option's name (`"function"` for a callback)
 ---@field partial boolean a partial path (`closest`)
+---@field open_list "bucket"|"heap" the open list A* ran on
 ---@field goal? integer with `goals`: the index of the goal reached (0: gx, gy)
 ---@field end_x? integer the tile the path ends at (nil without a path)
 ---@field end_y? integer

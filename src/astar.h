@@ -520,7 +520,14 @@ typedef struct astar_query {
   /* 1: do not use the grid's landmarks (astar_landmarks_build) even where
    * they are ready */
   int no_landmarks;
+  /* The open list of the A* loop: ASTAR_OPEN_AUTO (0) takes the bucket
+   * queue where it is exact (see astar_loop.c), ASTAR_OPEN_HEAP always
+   * the binary heap (the same costs; among nodes of equal f and g the
+   * order, so a path of equal cost, may differ). */
+  int open_list;
 } astar_query;
+
+enum { ASTAR_OPEN_AUTO = 0, ASTAR_OPEN_HEAP = 1 };
 
 typedef struct astar_result {
   int outcome;        /* ASTAR_FOUND, ASTAR_NO_PATH, ... ASTAR_RUNNING */
@@ -543,6 +550,7 @@ typedef struct astar_result {
   int algorithm;      /* the ASTAR_ALGO_* that ran (AUTO resolved to
                          ASTAR_ALGO_ASTAR or ASTAR_ALGO_JPS) */
   int landmarks;      /* 1: the A* loop's heuristic read landmarks */
+  int bucket;         /* 1: the A* loop ran on its bucket queue */
 } astar_result;
 
 /*
@@ -562,6 +570,7 @@ struct astar__extra;
 struct astar__more;
 struct astar__overlay;
 struct astar__graphx;
+struct astar__radix;
 typedef struct astar_search {
   astar_alloc_fn alloc;
   void *alloc_ud;
@@ -580,6 +589,7 @@ typedef struct astar_search {
                                the generation it was set in */
   struct astar__run *run;   /* a begun search's state */
   struct astar__overlay *overlay; /* avoid / extra_cost marks */
+  struct astar__radix *radix; /* the A* loop's bucket queue */
   int state;                /* ASTAR_SEARCH_* */
   int busy;                 /* a step is running (a callback re-entered) */
   /* the last search: its map's geometry, for the path walk */

@@ -20,6 +20,7 @@
  * stands (astar__run), giving exactly an uninterrupted run's result.
  */
 #include "astar.h"
+#include "bucket.h"
 #include "heap.h"
 #include "internal.h"
 
@@ -56,7 +57,8 @@ enum {
   MODE_OVERLAY = 4096, /* avoid / extra_cost: look closer at NEAR tiles */
   MODE_LINKS = 8192, /* the grid has links: tiles with the link bit get
                         their links as extra moves after the rule's */
-  MODE_LM = 16384    /* the heuristic reads landmarks (landmarks.c) */
+  MODE_LM = 16384,   /* the heuristic reads landmarks (landmarks.c) */
+  MODE_BUCKET = 32768 /* the open list is bucket.h's queue */
 };
 
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
@@ -126,75 +128,6 @@ static size_t worst_leaf(const astar_heap_entry *heap, size_t n,
   return w;
 }
 
-/* The tile callback's cost for tile v (0: impassable), memoized. */
-static int tile_value(astar__run *S, uint32_t v, double *out) {
-  astar__memo *memo = S->s->memo + v;
-  int32_t x, y;
-  double c = 0.0;
-  if (memo->gen == S->tag) {
-    *out = memo->cost;
-    return ASTAR_OK;
-  }
-  astar_xy(S->G, v, &x, &y);
-  if (S->q.tile_fn(S->q.fn_ud, x, y, (double)S->L.cost[v], &c) != ASTAR_OK)
-    return ASTAR_ECALLBACK;
-  if (c > 0.0 && c < S->bound) return astar__bound_broken(S, v, v, c, S->bound);
-  memo->cost = c > 0.0 ? c : 0.0;
-  memo->gen = S->tag;
-  *out = memo->cost;
-  return ASTAR_OK;
-}
-
-/* The legal moves out of u once the tile callback has had its say: a tile
- * it closes is impassable, for the corner rule too.  The corner rule looks
- * at the tiles beside a diagonal (passable and not closed by the
- * callback), not at whether the cardinal steps are allowed: a cardinal
- * step banned by a height limit does not close its tile. */
-static int callback_moves(astar__run *S, uint32_t u, unsigned *moves) {
-  static const unsigned corner[4][2] = {{ASTAR_N, ASTAR_E},
-                                        {ASTAR_S, ASTAR_E},
-                                        {ASTAR_S, ASTAR_W},
-                                        {ASTAR_N, ASTAR_W}};
-  /* the diagonals beside each cardinal direction N E S W */
-  static const unsigned beside[4] = {
-      1u << ASTAR_NE | 1u << ASTAR_NW, 1u << ASTAR_NE | 1u << ASTAR_SE,
-      1u << ASTAR_SE | 1u << ASTAR_SW, 1u << ASTAR_SW | 1u << ASTAR_NW};
-  const astar_grid *G = S->G;
-  int rule = G->diagonal;
-  unsigned m = *moves, keep = 0, open = 0, d;
-  int corners = rule == ASTAR_DIAG_BOTH_FREE || rule == ASTAR_DIAG_ONE_FREE;
-  double c = 0.0; /* tile_value sets it (the analyzer cannot tell) */
-  int st;
-  for (d = 0; d < 4; d++) {
-    uint32_t v = (uint32_t)((int32_t)u + G->offset[d]);
-    if (!(m & (1u << d)) && !(corners && (m & beside[d]))) continue;
-    if (!astar__bit(S->L.passable, v)) continue;
-    if (S->mark != NULL && astar__marked(S->mark, S->mtag, v,
-                                         ASTAR__MARK_AVOID))
-      continue; /* avoided: blocked for the step and the corner rule */
-    if ((st = tile_value(S, v, &c)) != ASTAR_OK) return st;
-    if (c > 0.0) open |= 1u << d;
-  }
-  keep = m & open & 15u;
-  for (d = 4; d < 8; d++) {
-    uint32_t v;
-    if (!(m & (1u << d))) continue;
-    if (corners) {
-      unsigned a = (open >> corner[d - 4][0]) & 1u;
-      unsigned b = (open >> corner[d - 4][1]) & 1u;
-      if (rule == ASTAR_DIAG_BOTH_FREE ? !(a & b) : !(a | b)) continue;
-    }
-    v = (uint32_t)((int32_t)u + G->offset[d]);
-    if (S->mark != NULL && astar__marked(S->mark, S->mtag, v,
-                                         ASTAR__MARK_AVOID))
-      continue;
-    if ((st = tile_value(S, v, &c)) != ASTAR_OK) return st;
-    if (c > 0.0) keep |= 1u << d;
-  }
-  *moves = keep;
-  return ASTAR_OK;
-}
-
 /* The loop.  Inlined with a constant mode for the plain search, so the
  * extras cost nothing there; the query options run in run_any, where mode
  * is a variable.  It expands at most budget nodes (0: no limit), keeping
@@ -218,6 +151,9 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
   int st = ASTAR_OK;
   const astar_link *link = NULL; /* MODE_LINKS: the links of u left */
   size_t nlinks = 0;
+  astar__radix *R = (mode & MODE_BUCKET) ? ctx->radix : NULL;
+  double *gq = (mode & MODE_BUCKET) ? R->g : NULL; /* open nodes' g */
+  size_t base = 0; /* MODE_BUCKET: bucket 0's size under u's entries */
 
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
@@ -244,6 +180,17 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       u = heap[head].node;
       gu = heap[head].g;
       head++;
+    } else if (mode & MODE_BUCKET) {
+      astar_heap_entry top;
+      int got = astar__radix_pop(ctx, R, stamp, &top);
+      if (got != 1) { /* not seen: n counts the live entries */
+        st = got == 0 ? ASTAR_OK : ASTAR_ENOMEM;
+        break;
+      }
+      u = top.node;
+      gu = top.g;
+      base = R->n[0];
+      n--;
     } else {
       u = heap[0].node;
       gu = heap[0].g;
@@ -293,7 +240,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
     }
     m = moves[u];
     if ((mode & MODE_X) && u == S->start) m = S->start_moves;
-    if ((mode & MODE_TILE_FN) && (st = callback_moves(S, u, &m)) != ASTAR_OK)
+    if ((mode & MODE_TILE_FN) && (st = astar__callback_moves(S, u, &m)) != ASTAR_OK)
       break;
     if ((mode & MODE_OVERLAY) &&
         (near = astar__bit(S->near, u)) &&
@@ -331,7 +278,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
           step += S->add[v];
         if (mode & MODE_TILE_FN) {
           double c;
-          if ((st = tile_value(S, v, &c)) != ASTAR_OK) break;
+          if ((st = astar__tile_value(S, v, &c)) != ASTAR_OK) break;
           if (!(c > 0.0)) continue;
         }
         goto relax;
@@ -378,7 +325,10 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
           continue;
         }
       }
-      if ((sv & ASTAR__STAMP_GEN) == open_tag) { /* open in this search */
+      if ((mode & MODE_BUCKET) && (sv & ASTAR__STAMP_GEN) == open_tag) {
+        if (ng >= gq[v]) continue;
+        at = 0;
+      } else if ((sv & ASTAR__STAMP_GEN) == open_tag) { /* open now */
         at = pos[v];
         if (mode & ASTAR__HEAP_RANDOM) {
           /* an equal-cost parent: keep each with probability (its paths)
@@ -400,6 +350,8 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         }
         if (ng >= heap[at].g) continue;
         if (mode & MODE_GREEDY) continue; /* first parent stays */
+      } else if (mode & MODE_BUCKET) {
+        at = n++;
       } else {
         if (n == ctx->heap_cap) {
           if (astar__grow_heap(ctx) != ASTAR_OK) {
@@ -448,9 +400,15 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         if (S->depth != NULL) S->depth[v] = S->depth[u] + 1;
       }
       if (mode & ASTAR__HEAP_RANDOM) S->count[v] = S->count[u];
-      if (mode & MODE_FIFO)
+      if (mode & MODE_FIFO) {
         heap[at] = e;
-      else
+      } else if (mode & MODE_BUCKET) {
+        gq[v] = ng;
+        if (astar__radix_push(ctx, R, e, base) != ASTAR_OK) {
+          st = ASTAR_ENOMEM;
+          break;
+        }
+      } else
         astar__heap_up(heap, pos, at, e, mode);
       if ((mode & MODE_PEAK) && n - head > S->peak) S->peak = (uint32_t)(n - head);
     }
@@ -488,6 +446,15 @@ static NOINLINE int run_landmarks(astar__run *S, uint32_t b) {
 }
 static NOINLINE int run_landmarks_height(astar__run *S, uint32_t b) {
   return run(S, MODE_LM | MODE_HEIGHT, b);
+}
+static NOINLINE int run_bucket(astar__run *S, uint32_t b) {
+  return run(S, MODE_BUCKET, b);
+}
+static NOINLINE int run_bucket_height(astar__run *S, uint32_t b) {
+  return run(S, MODE_BUCKET | MODE_HEIGHT, b);
+}
+static NOINLINE int run_sliced_bucket(astar__run *S, uint32_t b) {
+  return run(S, MODE_BUCKET | MODE_BUDGET, b);
 }
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
@@ -654,7 +621,7 @@ int astar__loop_start(astar__run *S) {
 
   if ((mode & MODE_TILE_FN) && !opts) { /* a goal the callback closes */
     double c = 1.0;
-    if (S->goal != S->start && (st = tile_value(S, S->goal, &c)) != ASTAR_OK)
+    if (S->goal != S->start && (st = astar__tile_value(S, S->goal, &c)) != ASTAR_OK)
       return st;
     if (!(c > 0.0)) {
       r->outcome = ASTAR_GOAL_BLOCKED;
@@ -670,6 +637,16 @@ int astar__loop_start(astar__run *S) {
     mode |= MODE_LM;
     r->landmarks = 1;
   }
+  /* the bucket queue where its order is the heap's: keys that never go
+   * down (the default heuristic, consistent: weight 1, no callbacks, no
+   * links) and no rule of the options on the order */
+  if (q->open_list == ASTAR_OPEN_AUTO && q->heuristic == ASTAR_H_DEFAULT &&
+      q->weight == 1.0 &&
+      !(mode & ~(MODE_HEIGHT | MODE_PEAK | MODE_OVERLAY))) {
+    if ((st = astar__context_radix(ctx)) != ASTAR_OK) return st;
+    mode |= MODE_BUCKET;
+    r->bucket = 1;
+  }
   S->mode = mode;
 
   /* the start on the open list */
@@ -684,7 +661,14 @@ int astar__loop_start(astar__run *S) {
     e.aux = 0;
     if ((mode & MODE_X) && S->depth != NULL) S->depth[S->start] = 0;
     if (mode & ASTAR__HEAP_RANDOM) S->count[S->start] = 1.0;
-    astar__heap_up(ctx->heap, ctx->heap_pos, 0, e, mode);
+    if (mode & MODE_BUCKET) {
+      astar__radix_reset(ctx->radix, e.key);
+      ctx->radix->g[S->start] = 0.0;
+      if (astar__radix_push(ctx, ctx->radix, e, 0) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    } else {
+      astar__heap_up(ctx->heap, ctx->heap_pos, 0, e, mode);
+    }
     S->n = 1;
     if ((mode & MODE_HX) && S->st != ASTAR_OK) return S->st;
   }
@@ -742,6 +726,12 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_landmarks(S, budget);
     else if (mode == (MODE_LM | MODE_HEIGHT))
       st = run_landmarks_height(S, budget);
+    else if (mode == MODE_BUCKET)
+      st = run_bucket(S, budget);
+    else if (mode == (MODE_BUCKET | MODE_HEIGHT))
+      st = run_bucket_height(S, budget);
+    else if (mode == (MODE_BUCKET | MODE_BUDGET))
+      st = run_sliced_bucket(S, budget);
     else
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;

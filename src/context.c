@@ -65,6 +65,10 @@ static void release_tiles(astar_search *s) {
     m->gf = m->gb = NULL;
     m->generation = 0;
   }
+  if (s->radix != NULL) {
+    ctx_free(s, s->radix->g, n, sizeof(double));
+    s->radix->g = NULL;
+  }
   if (s->graphx != NULL) {
     astar__graphx *gx = s->graphx;
     ctx_free(s, gx->parent, n, sizeof(uint32_t));
@@ -98,6 +102,12 @@ void astar_search_release(astar_search *s) {
   if (s->graphx != NULL) {
     ctx_free(s, s->graphx->path, s->graphx->path_cap, sizeof(uint32_t));
     ctx_free(s, s->graphx, 1, sizeof(astar__graphx));
+  }
+  if (s->radix != NULL) {
+    unsigned i;
+    for (i = 0; i < ASTAR__RADIX_BUCKETS; i++)
+      ctx_free(s, s->radix->b[i], s->radix->cap[i], sizeof(astar_heap_entry));
+    ctx_free(s, s->radix, 1, sizeof(astar__radix));
   }
   ctx_free(s, s->run, 1, sizeof(astar__run));
   if (s->overlay != NULL)
@@ -136,6 +146,13 @@ size_t astar_search_memory(const astar_search *s) {
     if (m->pos_b != NULL) total += n * sizeof(uint32_t);
     if (m->gf != NULL) total += n * sizeof(double);
     if (m->gb != NULL) total += n * sizeof(double);
+  }
+  if (s->radix != NULL) {
+    unsigned i;
+    total += sizeof(astar__radix);
+    if (s->radix->g != NULL) total += n * sizeof(double);
+    for (i = 0; i < ASTAR__RADIX_BUCKETS; i++)
+      total += s->radix->cap[i] * sizeof(astar_heap_entry);
   }
   if (s->graphx != NULL) {
     const astar__graphx *gx = s->graphx;
@@ -191,6 +208,26 @@ int astar__grow_heap(astar_search *s) {
                        s->heap_cap + 1, sizeof(astar_heap_entry),
                        HEAP_INITIAL);
   s->heap = p;
+  return st;
+}
+
+int astar__context_radix(astar_search *s) {
+  if (s->radix == NULL) {
+    if ((s->radix = ctx_alloc(s, 1, sizeof(astar__radix))) == NULL)
+      return ASTAR_ENOMEM;
+    memset(s->radix, 0, sizeof(astar__radix));
+  }
+  if (s->radix->g == NULL &&
+      (s->radix->g = ctx_alloc(s, s->ntiles, sizeof(double))) == NULL)
+    return ASTAR_ENOMEM;
+  return ASTAR_OK;
+}
+
+int astar__radix_grow(astar_search *s, astar__radix *R, unsigned i) {
+  void *p = R->b[i];
+  int st = astar__grow(s->alloc, s->alloc_ud, &p, &R->cap[i], R->cap[i] + 1,
+                       sizeof(astar_heap_entry), 64);
+  R->b[i] = p;
   return st;
 }
 

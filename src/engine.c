@@ -234,3 +234,74 @@ int astar__zones_exit(const astar_grid *G, const astar_query *q,
   if (!astar__bit(passable, a) || !astar__bit(passable, b)) return ASTAR_OK;
   return astar__zones_apart_size(G, q->unit, q->size, a, b, apart);
 }
+
+/* ---- the A* loop's tile callback (astar_loop.c) ---- */
+
+/* The tile callback's cost for tile v (0: impassable), memoized. */
+int astar__tile_value(astar__run *S, uint32_t v, double *out) {
+  astar__memo *memo = S->s->memo + v;
+  int32_t x, y;
+  double c = 0.0;
+  if (memo->gen == S->tag) {
+    *out = memo->cost;
+    return ASTAR_OK;
+  }
+  astar_xy(S->G, v, &x, &y);
+  if (S->q.tile_fn(S->q.fn_ud, x, y, (double)S->L.cost[v], &c) != ASTAR_OK)
+    return ASTAR_ECALLBACK;
+  if (c > 0.0 && c < S->bound) return astar__bound_broken(S, v, v, c, S->bound);
+  memo->cost = c > 0.0 ? c : 0.0;
+  memo->gen = S->tag;
+  *out = memo->cost;
+  return ASTAR_OK;
+}
+
+/* The legal moves out of u once the tile callback has had its say: a tile
+ * it closes is impassable, for the corner rule too.  The corner rule looks
+ * at the tiles beside a diagonal (passable and not closed by the
+ * callback), not at whether the cardinal steps are allowed: a cardinal
+ * step banned by a height limit does not close its tile. */
+int astar__callback_moves(astar__run *S, uint32_t u, unsigned *moves) {
+  static const unsigned corner[4][2] = {{ASTAR_N, ASTAR_E},
+                                        {ASTAR_S, ASTAR_E},
+                                        {ASTAR_S, ASTAR_W},
+                                        {ASTAR_N, ASTAR_W}};
+  /* the diagonals beside each cardinal direction N E S W */
+  static const unsigned beside[4] = {
+      1u << ASTAR_NE | 1u << ASTAR_NW, 1u << ASTAR_NE | 1u << ASTAR_SE,
+      1u << ASTAR_SE | 1u << ASTAR_SW, 1u << ASTAR_SW | 1u << ASTAR_NW};
+  const astar_grid *G = S->G;
+  int rule = G->diagonal;
+  unsigned m = *moves, keep = 0, open = 0, d;
+  int corners = rule == ASTAR_DIAG_BOTH_FREE || rule == ASTAR_DIAG_ONE_FREE;
+  double c = 0.0; /* tile_value sets it (the analyzer cannot tell) */
+  int st;
+  for (d = 0; d < 4; d++) {
+    uint32_t v = (uint32_t)((int32_t)u + G->offset[d]);
+    if (!(m & (1u << d)) && !(corners && (m & beside[d]))) continue;
+    if (!astar__bit(S->L.passable, v)) continue;
+    if (S->mark != NULL && astar__marked(S->mark, S->mtag, v,
+                                         ASTAR__MARK_AVOID))
+      continue; /* avoided: blocked for the step and the corner rule */
+    if ((st = astar__tile_value(S, v, &c)) != ASTAR_OK) return st;
+    if (c > 0.0) open |= 1u << d;
+  }
+  keep = m & open & 15u;
+  for (d = 4; d < 8; d++) {
+    uint32_t v;
+    if (!(m & (1u << d))) continue;
+    if (corners) {
+      unsigned a = (open >> corner[d - 4][0]) & 1u;
+      unsigned b = (open >> corner[d - 4][1]) & 1u;
+      if (rule == ASTAR_DIAG_BOTH_FREE ? !(a & b) : !(a | b)) continue;
+    }
+    v = (uint32_t)((int32_t)u + G->offset[d]);
+    if (S->mark != NULL && astar__marked(S->mark, S->mtag, v,
+                                         ASTAR__MARK_AVOID))
+      continue;
+    if ((st = astar__tile_value(S, v, &c)) != ASTAR_OK) return st;
+    if (c > 0.0) keep |= 1u << d;
+  }
+  *moves = keep;
+  return ASTAR_OK;
+}

@@ -402,6 +402,25 @@ typedef struct astar__via {
 } astar__via;
 int astar__context_via(astar_search *s);
 
+/* The bucket queue of the A* loop (bucket.h): per tile an open node's g,
+ * and 65 buckets of entries (grown as needed, kept between searches). */
+#ifndef ASTAR__RADIX_BITS
+#define ASTAR__RADIX_BITS 4 /* bits of a key per level */
+#endif
+#define ASTAR__RADIX_BUCKETS ((64 / ASTAR__RADIX_BITS) << ASTAR__RADIX_BITS)
+#define ASTAR__RADIX_WORDS (ASTAR__RADIX_BUCKETS / 64)
+typedef struct astar__radix {
+  double *g;                 /* ntiles */
+  astar_heap_entry *b[ASTAR__RADIX_BUCKETS];
+  size_t n[ASTAR__RADIX_BUCKETS], cap[ASTAR__RADIX_BUCKETS];
+  uint64_t last;             /* the key last taken (bucket 0's) */
+  uint64_t used[ASTAR__RADIX_WORDS]; /* bit i: bucket i (> 0) not empty */
+} astar__radix;
+/* Makes the bucket queue (and its per-tile g) of s. */
+int astar__context_radix(astar_search *s);
+/* Grows bucket i by at least one entry. */
+int astar__radix_grow(astar_search *s, astar__radix *R, unsigned i);
+
 /* Sizes the per-tile arrays for a map of ntiles tiles (stamps, heap
  * positions, the first heap); a context last sized for another map
  * drops its per-tile scratch first. */
@@ -633,6 +652,11 @@ int astar__zones_exit(const astar_grid *G, const astar_query *q,
 /* 1 / the heap keys' quantum: 2^-24 of the cheapest step (bound times the
  * shortest step length), so equal f give equal keys. */
 double astar__key_scale(const astar_grid *G, double bound);
+/* engine.c, for the A* loop: the tile callback's cost for tile v (0:
+ * impassable), memoized; the legal moves out of u once the callback has
+ * had its say (a tile it closes is impassable, for the corner rule too). */
+int astar__tile_value(astar__run *S, uint32_t v, double *out);
+int astar__callback_moves(astar__run *S, uint32_t u, unsigned *moves);
 /* Records the end of a search in the context (the path walk's state). */
 void astar__finish(astar__run *R, int found, uint32_t end);
 

@@ -33,7 +33,7 @@ typedef struct lg_memory {
   int valid;
   uint64_t version;
   int32_t gx, gy;
-  int unit, heuristic, algorithm, ties, no_zones, ran;
+  int unit, heuristic, algorithm, ties, no_zones, open_list, ran;
   double weight, min_cost;
   const char *name; /* the algorithm asked for (NULL: auto) */
 } lg_memory;

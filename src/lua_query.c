@@ -41,13 +41,13 @@ static const char *const query_keys[] = {
     "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
     "max_length", "max_nodes", "closest", "leave_blocked_start",
     "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
-    "extra_cost", "landmarks", NULL};
+    "extra_cost", "landmarks", "open_list", NULL};
 static const char *const next_step_keys[] = {
     "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
     "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
     "max_length", "max_nodes", "closest", "leave_blocked_start",
     "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
-    "extra_cost", "landmarks", "remember", NULL};
+    "extra_cost", "landmarks", "open_list", "remember", NULL};
 
 /* Algorithms by name: each one is a setting of the core's engine.  Add a
  * row to add a name (weight: the default weight it implies, 0 = 1). */
@@ -80,6 +80,8 @@ static const algorithm_row algorithms[] = {
 static const char *const tie_names[] = {"larger_g", "straight", "random",
                                         NULL};
 #define TIE_LIST "'larger_g', 'straight', 'random'"
+static const char *const open_list_names[] = {"auto", "heap", NULL};
+#define OPEN_LIST_LIST "'auto', 'heap'"
 
 #define DEFAULT_BEAM_WIDTH 1000
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact on every runtime */
@@ -389,6 +391,8 @@ void lq_fill_stats(lua_State *L, const lq_query *Q, const astar_result *r) {
   else
     lua_pushstring(L, heuristic_names[q->heuristic]);
   lua_setfield(L, t, "heuristic");
+  lua_pushstring(L, r->bucket ? "bucket" : "heap");
+  lua_setfield(L, t, "open_list");
   lua_pushboolean(L, r->partial);
   lua_setfield(L, t, "partial");
   if (r->outcome == ASTAR_FOUND && q->ngoals > 0)
@@ -494,6 +498,8 @@ static void read_options(lua_State *L, int arg, const char *fname,
   lua_pop(L, 1);
   q->ties = la_enum(L, arg, fname, "ties", tie_names, TIE_LIST,
                     ASTAR_TIES_LARGER_G);
+  q->open_list = la_enum(L, arg, fname, "open_list", open_list_names,
+                         OPEN_LIST_LIST, ASTAR_OPEN_AUTO);
   w = int_option(L, arg, fname, "seed", 0, MAX_SEED, 0);
   q->seed = (uint64_t)w;
   w = int_option(L, arg, fname, "beam_width", 1, 2147483647.0,
@@ -957,6 +963,7 @@ static int memory_fits(const lg_memory *m, const astar_grid *g,
          m->gy == q->gy && m->unit == q->unit &&
          m->heuristic == q->heuristic && m->algorithm == q->algorithm &&
          m->ties == q->ties && m->no_zones == q->no_zones &&
+         m->open_list == q->open_list &&
          m->weight == q->weight && m->min_cost == q->min_cost;
 }
 
@@ -1004,6 +1011,7 @@ static void remember(lgrid *ud, const lq_query *Q) {
   m->heuristic = q->heuristic;
   m->algorithm = q->algorithm;
   m->ties = q->ties;
+  m->open_list = q->open_list;
   m->no_zones = q->no_zones;
   m->weight = q->weight;
   m->min_cost = q->min_cost;

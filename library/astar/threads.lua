@@ -78,6 +78,7 @@ function astar.path_of(r, i, out) end
 ---@field ties? astar.Ties the tie rule among equal f (default `"larger_g"`)
 ---@field seed? integer 0..2^53-1, for `ties = "random"` (default 0)
 ---@field beam_width? integer most nodes on the open list for `"beam"` (default 1000)
+---@field open_list? astar.OpenList the A* loop's open list (default `"auto"`)
 ---@field goals? integer[] more goal tiles, flat `{x1, y1, x2, y2, ...}`
 ---@field max_cost? number no path costing more is followed (`"cutoff"`)
 ---@field max_length? integer no path of more steps is followed (`"cutoff"`)

@@ -1,0 +1,209 @@
+/*
+ * The exact bucket queue: a radix heap over the A* loop's integer keys
+ * (f quantised, heap.h), for searches whose keys never go down (the
+ * default, consistent heuristic, weight 1, no callbacks, no key rules of
+ * the options: astar_loop.c decides).  It takes nodes off in the heap's
+ * order: the least key, then the larger g; only nodes equal in both may
+ * come off in another order than the heap's.
+ *
+ * Layout (the context owns it, astar__radix in internal.h):
+ *  - bucket i (1..64) holds the entries whose key first differs from
+ *    `last` (the key last taken) at bit i - 1, so keys only move down
+ *    buckets, each at most 64 times; `used` has bit i - 1 set while
+ *    bucket i is not empty;
+ *  - bucket 0 holds the keys equal to last, as a stack sorted by g (the
+ *    largest on top).  The nodes an expansion adds at the same key have a
+ *    larger g than every node left there (steps cost more than nothing),
+ *    so they go on top, sorted among themselves;
+ *  - no decrease-key: a cheaper path pushes the node again and the old
+ *    entry goes stale (its g above the node's g[], or the node closed);
+ *    stale entries are dropped when they come up.
+ * A key below last (two equal f rounded apart) counts as last.
+ */
+#ifndef ASTAR_BUCKET_H
+#define ASTAR_BUCKET_H
+
+#include "astar.h"
+#include "internal.h"
+
+
+#if defined(__GNUC__) || defined(__clang__)
+#define astar__high_bit64(x) (63u - (unsigned)__builtin_clzll(x))
+#define astar__low_bit64(x) ((unsigned)__builtin_ctzll(x))
+#else
+static inline unsigned astar__high_bit64(uint64_t x) {
+  unsigned i = 0;
+  while (x >>= 1) i++;
+  return i;
+}
+static inline unsigned astar__low_bit64(uint64_t x) {
+  unsigned i = 0;
+  while (!(x & 1u)) {
+    x >>= 1;
+    i++;
+  }
+  return i;
+}
+#endif
+
+#define ASTAR__RADIX_DIGIT (((uint64_t)1 << ASTAR__RADIX_BITS) - 1)
+
+/* Bucket 0: key at most last; else level l (the highest group of BITS
+ * bits where key and last differ) and digit d (key's bits there, above
+ * last's, so never 0 on level 0): bucket l << BITS | d.  Buckets in
+ * index order hold ever larger keys. */
+static inline unsigned astar__bucket_of(uint64_t key, uint64_t last) {
+  unsigned l;
+  if (key <= last) return 0u;
+  l = astar__high_bit64(key ^ last) / ASTAR__RADIX_BITS;
+  return (l << ASTAR__RADIX_BITS) |
+         (unsigned)((key >> (l * ASTAR__RADIX_BITS)) & ASTAR__RADIX_DIGIT);
+}
+
+static inline void astar__radix_mark(astar__radix *R, unsigned i) {
+  R->used[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* The lowest bucket above 0 that holds entries, or 0 for none. */
+static inline unsigned astar__radix_lowest(const astar__radix *R) {
+  unsigned w;
+  for (w = 0; w < ASTAR__RADIX_WORDS; w++)
+    if (R->used[w] != 0) return w * 64 + astar__low_bit64(R->used[w]);
+  return 0;
+}
+
+/* Empties the queue for a new search (the buckets that hold entries). */
+static inline void astar__radix_reset(astar__radix *R, uint64_t key) {
+  unsigned i;
+  R->n[0] = 0;
+  while ((i = astar__radix_lowest(R)) != 0) {
+    R->n[i] = 0;
+    R->used[i / 64] &= ~((uint64_t)1 << (i % 64));
+  }
+  R->last = key;
+}
+
+/* Puts e on the queue; base: the size of bucket 0 when the node being
+ * expanded came off (the entries above it are this expansion's). */
+static inline int astar__radix_push(astar_search *s, astar__radix *R,
+                                    astar_heap_entry e, size_t base) {
+  unsigned i = astar__bucket_of(e.key, R->last);
+  size_t k = R->n[i];
+  if (k == R->cap[i] && astar__radix_grow(s, R, i) != ASTAR_OK)
+    return ASTAR_ENOMEM;
+  if (i == 0) {
+    astar_heap_entry *b = R->b[0];
+    while (k > base && b[k - 1].g > e.g) {
+      b[k] = b[k - 1];
+      k--;
+    }
+    b[k] = e;
+  } else {
+    R->b[i][k] = e;
+    astar__radix_mark(R, i);
+  }
+  R->n[i]++;
+  return ASTAR_OK;
+}
+
+static inline int astar__radix_live(const astar__radix *R,
+                                    const uint32_t *stamp,
+                                    const astar_heap_entry *e) {
+  (void)stamp; /* an entry taken off is gone: any other of its node is
+                 dearer than the node's g */
+  return e->g == R->g[e->node];
+}
+
+/* Sorts b[0..n) by g, the largest last: quicksort (median of three, the
+ * larger side left for later, so at most log2 n sides wait) down to runs
+ * of 16, then one insertion sort. */
+static void astar__radix_sort(astar_heap_entry *b, size_t n) {
+  size_t lo = 0, hi = n, k, wait[2 * 64];
+  unsigned top = 0;
+  for (;;) {
+    while (hi - lo > 16) {
+      size_t mid = lo + (hi - lo) / 2, i = lo, j = hi - 1;
+      double a = b[lo].g, c = b[mid].g, d = b[hi - 1].g, pivot;
+      pivot = a < c ? (c < d ? c : (a < d ? d : a))
+                    : (a < d ? a : (c < d ? d : c));
+      for (;;) { /* [lo, i) <= pivot <= (j, hi) */
+        astar_heap_entry t;
+        while (b[i].g < pivot) i++;
+        while (b[j].g > pivot) j--;
+        if (i >= j) break;
+        t = b[i];
+        b[i] = b[j];
+        b[j] = t;
+        i++;
+        j--;
+      }
+      if (j + 1 - lo < hi - (j + 1)) {
+        wait[top++] = j + 1;
+        wait[top++] = hi;
+        hi = j + 1;
+      } else {
+        wait[top++] = lo;
+        wait[top++] = j + 1;
+        lo = j + 1;
+      }
+    }
+    if (top == 0) break;
+    hi = wait[--top];
+    lo = wait[--top];
+  }
+  for (k = 1; k < n; k++) { /* runs of at most 16 entries left */
+    astar_heap_entry e = b[k];
+    size_t m = k;
+    while (m > 0 && b[m - 1].g > e.g) {
+      b[m] = b[m - 1];
+      m--;
+    }
+    b[m] = e;
+  }
+}
+
+/* Bucket 0 ran dry: the least live key of the lowest bucket becomes last
+ * and that bucket's live entries move down (the least ones to bucket 0,
+ * then sorted by g).  Stale entries are dropped on the way. */
+static int astar__radix_refill(astar_search *s, astar__radix *R,
+                               const uint32_t *stamp) {
+  unsigned i = astar__radix_lowest(R), j;
+  astar_heap_entry *b = R->b[i];
+  size_t n = R->n[i], k, w = 0;
+  uint64_t least = UINT64_MAX;
+  for (k = 0; k < n; k++) {
+    if (!astar__radix_live(R, stamp, &b[k])) continue;
+    if (b[k].key < least) least = b[k].key;
+    b[w++] = b[k];
+  }
+  R->n[i] = 0;
+  R->used[i / 64] &= ~((uint64_t)1 << (i % 64));
+  if (w == 0) return ASTAR_OK;
+  R->last = least;
+  for (k = 0; k < w; k++) {
+    j = astar__bucket_of(b[k].key, least); /* below i */
+    if (R->n[j] == R->cap[j] && astar__radix_grow(s, R, j) != ASTAR_OK)
+      return ASTAR_ENOMEM;
+    R->b[j][R->n[j]++] = b[k];
+    if (j != 0) astar__radix_mark(R, j);
+  }
+  if (R->n[0] > 1) astar__radix_sort(R->b[0], R->n[0]);
+  return ASTAR_OK;
+}
+
+/* Takes the next live entry off into *e: 1, or 0 when the queue holds
+ * none, or ASTAR_ENOMEM (negative). */
+static inline int astar__radix_pop(astar_search *s, astar__radix *R,
+                                   const uint32_t *stamp,
+                                   astar_heap_entry *e) {
+  for (;;) {
+    while (R->n[0] > 0) {
+      *e = R->b[0][--R->n[0]];
+      if (astar__radix_live(R, stamp, e)) return 1;
+    }
+    if (astar__radix_lowest(R) == 0) return 0;
+    if (astar__radix_refill(s, R, stamp) != ASTAR_OK) return ASTAR_ENOMEM;
+  }
+}
+
+#endif
