@@ -196,6 +196,10 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
     if (refusal == ASTAR_REFUSE_PREPARE) return ASTAR_EPREPARE;
     engine = refusal == ASTAR_REFUSE_NONE ? ASTAR__ENGINE_JPS
                                           : ASTAR__ENGINE_LOOP;
+    /* a prepared static map: its subgoal graph, unless stale */
+    if (engine == ASTAR__ENGINE_JPS && q->size <= 1 && G->nlinks == 0 &&
+        astar__subgoals_for(G, q->unit) != NULL)
+      engine = ASTAR__ENGINE_SUBGOAL;
   } else {
     engine = ASTAR__ENGINE_LOOP;
   }
@@ -222,6 +226,10 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   s->last_goal = R->goal;
   switch (engine) {
   case ASTAR__ENGINE_JPS: R->r.algorithm = ASTAR_ALGO_JPS; break;
+  case ASTAR__ENGINE_SUBGOAL:
+    R->r.algorithm = ASTAR_ALGO_SUBGOAL;
+    R->sg = astar__subgoals_for(G, q->unit);
+    break;
   case ASTAR__ENGINE_LOOP:
     R->r.algorithm =
         q->algorithm == ASTAR_ALGO_AUTO || q->algorithm == ASTAR_ALGO_JPS
@@ -233,6 +241,8 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   s->busy = 1;
   if (engine == ASTAR__ENGINE_JPS)
     st = astar__jps_start(R);
+  else if (engine == ASTAR__ENGINE_SUBGOAL)
+    st = astar__subgoal_start(R);
   else if (engine == ASTAR__ENGINE_LOOP)
     st = astar__loop_start(R);
   else
@@ -267,6 +277,7 @@ int astar_search_step(astar_search *s, const astar_grid *G,
   switch (R->engine) {
   case ASTAR__ENGINE_LOOP: st = astar__loop_step(R, max_nodes); break;
   case ASTAR__ENGINE_JPS: st = astar__jps_step(R, max_nodes); break;
+  case ASTAR__ENGINE_SUBGOAL: st = astar__subgoal_step(R, max_nodes); break;
   case ASTAR__ENGINE_IDA: st = astar__ida(R); break;
   case ASTAR__ENGINE_THETA: st = astar__theta(R); break;
   default: st = astar__bidir(R); break;

@@ -44,6 +44,7 @@ size_t astar_grid_memory(const astar_grid *g) {
   total += astar__zones_memory(g, &g->zones);
   total += astar__clearance_memory(g, &g->clear);
   total += astar__links_memory(g);
+  total += astar_subgoal_memory(g, -1);
   return total + astar__units_memory(g);
 }
 
@@ -64,6 +65,7 @@ void astar_grid_release(astar_grid *g) {
   astar__units_release(g);
   astar__zones_scratch_release(g);
   astar__links_release(g);
+  astar_subgoal_drop(g, -1);
   astar_grid_zero(g);
 }
 

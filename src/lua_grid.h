@@ -192,12 +192,21 @@ typedef const astar_graph *(*lgf_graph_fn)(lua_State *L, void *ud);
 int lgf_field(lua_State *L, lgf_graph_fn get, void *ud);
 void lgf_register(lua_State *L);
 
+/* lua_prepare.c: the rows of grid:prepare's table of kinds.  prepare
+ * builds from the arguments at arg on and returns the bytes held; state
+ * returns 0 (none), 1 (ready) or 2 (stale); drop frees the kind's data. */
+size_t lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
+                           const char *fname);
+int lpr_subgoal_state(lua_State *L, lgrid *ud, int arg, const char *fname);
+void lpr_subgoal_drop(lua_State *L, lgrid *ud, const char *fname);
+
 /* The methods of each file, registered by lua_module.c. */
 extern const luaL_Reg lg_grid_methods[]; /* lua_grid.c */
 extern const luaL_Reg lg_grid_meta[];
 extern const luaL_Reg lq_grid_methods[]; /* lua_query.c */
 extern const luaL_Reg lt_grid_methods[]; /* lua_terrain.c */
 extern const luaL_Reg lz_grid_methods[]; /* lua_zones.c */
+extern const luaL_Reg lpr_grid_methods[]; /* lua_prepare.c */
 extern const luaL_Reg lsi_grid_methods[]; /* lua_sight.c */
 extern const luaL_Reg lf_grid_methods[]; /* lua_field.c */
 extern const luaL_Reg lf_module_functions[];

@@ -345,7 +345,7 @@ static int new_metatable(lua_State *L, const char *name) {
 static const luaL_Reg *const grid_methods[] = {
     lg_grid_methods, lq_grid_methods, lt_grid_methods, lz_grid_methods,
     lqo_grid_methods, lsi_grid_methods, lf_grid_methods, lp_grid_methods,
-    lk_grid_methods, lsn_grid_methods, NULL};
+    lk_grid_methods, lsn_grid_methods, lpr_grid_methods, NULL};
 
 /* ---- the option keys, for tools ---- */
 

@@ -1,0 +1,178 @@
+/*
+ * Preprocessed data of a grid, by kind (one row per kind in `kinds`):
+ *
+ *   grid:prepare(kind [, ...])  -> {ms = build time, bytes = bytes held}
+ *   grid:prepared(kind [, unit]) -> "ready", "stale" (an edit since) or nil
+ *   grid:unprepare(kind)        frees the kind's data
+ *
+ * Kinds: "subgoal" (arguments: [units], a unit class name or a list of
+ * names; omitted: the default class): subgoal graphs (src/subgoal.c),
+ * which find_path then uses on its own while they are not stale.
+ */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+/* clock_gettime under -std=c99 */
+#define _POSIX_C_SOURCE 200809L /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
+#endif
+
+#include "astar.h"
+#include "compat.h"
+#include "lua_args.h"
+#include "lua_grid.h"
+#include "lua_query.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <time.h>
+#endif
+
+static double now(void) {
+#ifdef _WIN32
+  LARGE_INTEGER f, c;
+  QueryPerformanceFrequency(&f);
+  QueryPerformanceCounter(&c);
+  return (double)c.QuadPart / (double)f.QuadPart;
+#else
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+}
+
+/* ---- "subgoal" ---- */
+
+/* The unit classes at arg (nil: the default; a name; a list of names)
+ * into units (at most ASTAR_MAX_UNITS, duplicates dropped). */
+static int units_arg(lua_State *L, int arg, const char *fname,
+                     int units[ASTAR_MAX_UNITS]) {
+  int n = 0, i, k;
+  if (lua_isnoneornil(L, arg)) {
+    units[0] = 0;
+    return 1;
+  }
+  if (lua_type(L, arg) != LUA_TTABLE) {
+    units[0] = lt_unit_id(L, arg, arg, fname, 1);
+    return 1;
+  }
+  for (i = 1;; i++) {
+    int u, seen = 0;
+    lua_rawgeti(L, arg, i);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      break;
+    }
+    u = lt_unit_id(L, lua_gettop(L), arg, fname, 1);
+    lua_pop(L, 1);
+    for (k = 0; k < n; k++) seen |= units[k] == u;
+    if (!seen) units[n++] = u;
+  }
+  if (n == 0) la_error(L, arg, fname, "units must not be an empty list");
+  return n;
+}
+
+size_t lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
+                           const char *fname) {
+  int units[ASTAR_MAX_UNITS], n = units_arg(L, arg, fname, units), i;
+  astar_grid *g = lg_core(L, ud, fname);
+  size_t bytes = 0;
+  for (i = 0; i < n; i++) { /* every class checked before any is built */
+    astar_query q;
+    int reason;
+    lg_prepare(L, g, units[i], 0u, fname);
+    astar_query_defaults(&q);
+    q.algorithm = ASTAR_ALGO_JPS;
+    q.unit = units[i];
+    reason = astar_query_refusal(g, &q);
+    if (reason == ASTAR_REFUSE_NONE && g->nlinks != 0)
+      reason = ASTAR_REFUSE_LINKS;
+    if (reason != ASTAR_REFUSE_NONE)
+      la_error(L, 2, fname, "kind 'subgoal' needs %s",
+               lq_refusal_words(reason));
+  }
+  for (i = 0; i < n; i++) {
+    int reason, st = astar_subgoal_build(g, units[i], &reason);
+    if (st != ASTAR_OK) {
+      lg_report(L, ud);
+      if (st == ASTAR_EINVAL)
+        la_error(L, 2, fname, "kind 'subgoal' needs %s",
+                 lq_refusal_words(reason));
+      la_raise(L, st, fname);
+    }
+    bytes += astar_subgoal_memory(g, units[i]);
+  }
+  return bytes;
+}
+
+int lpr_subgoal_state(lua_State *L, lgrid *ud, int arg, const char *fname) {
+  int unit = lua_isnoneornil(L, arg) ? 0 : lt_unit_id(L, arg, arg, fname, 1);
+  astar_grid *g = lg_core(L, ud, fname);
+  return astar_subgoal_state(g, unit);
+}
+
+void lpr_subgoal_drop(lua_State *L, lgrid *ud, const char *fname) {
+  astar_subgoal_drop(lg_core(L, ud, fname), -1);
+}
+
+/* ---- the kinds ---- */
+
+typedef struct {
+  const char *name;
+  /* builds from the arguments at arg on; returns the bytes held */
+  size_t (*prepare)(lua_State *L, lgrid *ud, int arg, const char *fname);
+  /* 0: none, 1: ready, 2: stale (ASTAR_SUBGOAL_* values) */
+  int (*state)(lua_State *L, lgrid *ud, int arg, const char *fname);
+  void (*drop)(lua_State *L, lgrid *ud, const char *fname);
+} kind_row;
+
+static const kind_row kinds[] = {{"subgoal", lpr_subgoal_prepare, lpr_subgoal_state,
+                                  lpr_subgoal_drop},
+                                 {NULL, NULL, NULL, NULL}};
+#define KINDS "'subgoal'"
+
+static const kind_row *kind_arg(lua_State *L, const char *fname) {
+  int k = la_name_index(L, 2, &kinds[0].name, sizeof kinds[0]);
+  if (k < 0) la_error(L, 2, fname, "kind must be one of " KINDS);
+  return &kinds[k];
+}
+
+static int g_prepare(lua_State *L) {
+  lgrid *ud = lg_check(L, "prepare");
+  const kind_row *row = kind_arg(L, "prepare");
+  double t0 = now(), ms;
+  size_t bytes = row->prepare(L, ud, 3, "prepare");
+  ms = (now() - t0) * 1000.0;
+  lua_createtable(L, 0, 2);
+  lua_pushnumber(L, (lua_Number)ms);
+  lua_setfield(L, -2, "ms");
+  lua_pushnumber(L, (lua_Number)bytes);
+  lua_setfield(L, -2, "bytes");
+  lg_report(L, ud); /* last: may run finalizers */
+  return 1;
+}
+
+static int g_prepared(lua_State *L) {
+  lgrid *ud = lg_check(L, "prepared");
+  const kind_row *row = kind_arg(L, "prepared");
+  switch (row->state(L, ud, 3, "prepared")) {
+  case 1: lua_pushliteral(L, "ready"); break;
+  case 2: lua_pushliteral(L, "stale"); break;
+  default: lua_pushnil(L); break;
+  }
+  return 1;
+}
+
+static int g_unprepare(lua_State *L) {
+  lgrid *ud = lg_check(L, "unprepare");
+  const kind_row *row = kind_arg(L, "unprepare");
+  row->drop(L, ud, "unprepare");
+  lg_report(L, ud);
+  return 0;
+}
+
+const luaL_Reg lpr_grid_methods[] = {{"prepare", g_prepare},
+                                     {"prepared", g_prepared},
+                                     {"unprepare", g_unprepare},
+                                     {NULL, NULL}};
