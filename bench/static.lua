@@ -63,8 +63,8 @@ local bad = false
 
 print(fmt("# %s; %d rounds, modes alternate round by round; every %d",
   jit and jit.version or _VERSION, rounds, every))
-print(fmt("%-22s %7s %6s %8s %10s %9s %10s %9s %6s", "map", "prep_ms",
-  "B/tile", "subgoals", "jps_us", "jps_exp", "sub_us", "sub_exp", "ratio"))
+print(fmt("%-22s %7s %6s %8s %7s %10s %9s %10s %9s %6s", "map", "prep_ms",
+  "B/tile", "subgoals", "edges", "jps_us", "jps_exp", "sub_us", "sub_exp", "ratio"))
 
 for _, path in ipairs(files) do
   local name = path:match("([^/\\]+)%.map%.scen$") or path
@@ -111,8 +111,8 @@ for _, path in ipairs(files) do
     end
   end
   local _, stats = grid:find_path(S[1].sx, S[1].sy, S[1].gx, S[1].gy, nil, out)
-  print(fmt("%-22s %7.2f %6.2f %8s %10.2f %9.1f %10.2f %9.1f %6.3f", name,
-    prep, info.bytes / (w * h), info.subgoals or "-", best[1] / n * 1e6,
+  print(fmt("%-22s %7.2f %6.2f %8s %7s %10.2f %9.1f %10.2f %9.1f %6.3f", name,
+    prep, info.bytes / (w * h), info.subgoals or "-", info.edges or "-", best[1] / n * 1e6,
     exp[1], best[2] / n * 1e6, exp[2], best[2] / best[1]))
   io.stdout:flush()
   grid:close()

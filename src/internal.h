@@ -510,6 +510,7 @@ typedef struct astar__run {
   double hA, hB, jstep[8];
   /* ---- subgoal graphs ---- */
   const struct astar__subgoals *sg;
+  int32_t gx, gy;       /* the goal's padded coordinates */
   uint32_t gtag;        /* the goal scan's generation */
 } astar__run;
 
@@ -541,7 +542,9 @@ typedef struct astar__subgoals {
   uint64_t *bits_t;  /* the same, column-major */
   uint32_t *rank;    /* subgoals in the words before word w */
   uint32_t *first;   /* subgoal k's edges: adj[first[k] .. first[k+1]) */
-  uint32_t *adj;     /* the tile each edge leads to */
+  uint32_t *adj;     /* the subgoal (index) each edge leads to */
+  struct astar__subgoal_at { uint32_t tile; int32_t x, y; } *at;
+                     /* subgoal k's tile and padded coordinates */
 } astar__subgoals;
 /* The map as a scan sees it: passability and subgoals in rows and in
  * columns, and one more tile that stops a scan (the goal of a query). */
@@ -552,6 +555,22 @@ typedef struct {
   uint32_t extra, extra_t;  /* NONE: none */
 } astar__view;
 typedef int (*astar__add_fn)(void *ud, uint32_t tile);
+/* the index of subgoal tile t */
+static inline uint32_t astar__subgoal_id(const astar__subgoals *s,
+                                         uint32_t t) {
+  size_t w = t >> 6;
+  uint64_t m = s->bits[w] & (((uint64_t)1 << (t & 63u)) - 1u);
+#if defined(__GNUC__) || defined(__clang__)
+  return s->rank[w] + (uint32_t)__builtin_popcountll(m);
+#else
+  uint32_t n = 0;
+  while (m) { /* a few bits: subgoals are sparse */
+    m &= m - 1;
+    n++;
+  }
+  return s->rank[w] + n;
+#endif
+}
 /* the view of unit layer J with graph s (no extra tile) */
 void astar__subgoal_view(const astar_grid *g, const astar__jps_layer *J,
                          const astar__subgoals *s, astar__view *V);

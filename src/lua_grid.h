@@ -193,10 +193,11 @@ int lgf_field(lua_State *L, lgf_graph_fn get, void *ud);
 void lgf_register(lua_State *L);
 
 /* lua_prepare.c: the rows of grid:prepare's table of kinds.  prepare
- * builds from the arguments at arg on and returns the bytes held; state
+ * builds from the arguments at arg on and pushes a table of its figures
+ * ({bytes = bytes held, ...}; the dispatcher adds ms); state
  * returns 0 (none), 1 (ready) or 2 (stale); drop frees the kind's data. */
-size_t lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
-                           const char *fname);
+void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
+                         const char *fname);
 int lpr_subgoal_state(lua_State *L, lgrid *ud, int arg, const char *fname);
 void lpr_subgoal_drop(lua_State *L, lgrid *ud, const char *fname);
 

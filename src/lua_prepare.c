@@ -73,8 +73,8 @@ static int units_arg(lua_State *L, int arg, const char *fname,
   return n;
 }
 
-size_t lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
-                           const char *fname) {
+void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
+                         const char *fname) {
   int units[ASTAR_MAX_UNITS], n = units_arg(L, arg, fname, units), i;
   astar_grid *g = lg_core(L, ud, fname);
   size_t bytes = 0;
@@ -103,7 +103,17 @@ size_t lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
     }
     bytes += astar_subgoal_memory(g, units[i]);
   }
-  return bytes;
+  { /* the figures (counts: the first class's) */
+    uint32_t nsub = 0, nedges = 0;
+    (void)astar_subgoal_count(g, units[0], &nsub, &nedges);
+    lua_createtable(L, 0, 4);
+    lua_pushnumber(L, (lua_Number)bytes);
+    lua_setfield(L, -2, "bytes");
+    lua_pushnumber(L, (lua_Number)nsub);
+    lua_setfield(L, -2, "subgoals");
+    lua_pushnumber(L, (lua_Number)nedges);
+    lua_setfield(L, -2, "edges");
+  }
 }
 
 int lpr_subgoal_state(lua_State *L, lgrid *ud, int arg, const char *fname) {
@@ -120,8 +130,9 @@ void lpr_subgoal_drop(lua_State *L, lgrid *ud, const char *fname) {
 
 typedef struct {
   const char *name;
-  /* builds from the arguments at arg on; returns the bytes held */
-  size_t (*prepare)(lua_State *L, lgrid *ud, int arg, const char *fname);
+  /* builds from the arguments at arg on; pushes its figures table
+     ({bytes = bytes held, ...}: the dispatcher adds ms) */
+  void (*prepare)(lua_State *L, lgrid *ud, int arg, const char *fname);
   /* 0: none, 1: ready, 2: stale (ASTAR_SUBGOAL_* values) */
   int (*state)(lua_State *L, lgrid *ud, int arg, const char *fname);
   void (*drop)(lua_State *L, lgrid *ud, const char *fname);
@@ -142,13 +153,10 @@ static int g_prepare(lua_State *L) {
   lgrid *ud = lg_check(L, "prepare");
   const kind_row *row = kind_arg(L, "prepare");
   double t0 = now(), ms;
-  size_t bytes = row->prepare(L, ud, 3, "prepare");
+  row->prepare(L, ud, 3, "prepare");
   ms = (now() - t0) * 1000.0;
-  lua_createtable(L, 0, 2);
   lua_pushnumber(L, (lua_Number)ms);
   lua_setfield(L, -2, "ms");
-  lua_pushnumber(L, (lua_Number)bytes);
-  lua_setfield(L, -2, "bytes");
   lg_report(L, ud); /* last: may run finalizers */
   return 1;
 }

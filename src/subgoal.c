@@ -220,6 +220,7 @@ static size_t bytes_of(const astar__subgoals *s) {
   return sizeof *s + 2 * s->nwords * sizeof(uint64_t) +
          s->nwords * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(uint32_t) +
+         (size_t)s->nsub * sizeof(*s->at) +
          (size_t)s->edges_cap * sizeof(uint32_t);
 }
 
@@ -228,6 +229,7 @@ static void free_one(astar_grid *g, astar__subgoals *s) {
   astar__free(g, s->bits_t, s->nwords, sizeof(uint64_t));
   astar__free(g, s->rank, s->nwords, sizeof(uint32_t));
   astar__free(g, s->first, (size_t)s->nsub + 1, sizeof(uint32_t));
+  astar__free(g, s->at, s->nsub, sizeof(*s->at));
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
   astar__free(g, s, 1, sizeof *s);
 }
@@ -286,7 +288,7 @@ static int push_edge(void *ud, uint32_t tile) {
     s->adj = p;
     s->edges_cap = (uint32_t)cap;
   }
-  s->adj[s->nedges++] = tile;
+  s->adj[s->nedges++] = astar__subgoal_id(s, tile);
   return ASTAR_OK;
 }
 
@@ -376,7 +378,8 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
   }
   s->nsub = total;
   s->first = astar__alloc(g, (size_t)total + 1, sizeof(uint32_t));
-  if (s->first == NULL) {
+  s->at = total > 0 ? astar__alloc(g, total, sizeof(*s->at)) : NULL;
+  if (s->first == NULL || (total > 0 && s->at == NULL)) {
     free_one(g, s);
     return ASTAR_ENOMEM;
   }
@@ -389,6 +392,9 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
     while (m) {
       i = (uint32_t)(w * 64u + ctz64(m));
       m &= m - 1;
+      s->at[k].tile = i;
+      s->at[k].x = (int32_t)(i % stride);
+      s->at[k].y = (int32_t)(i / stride);
       s->first[k++] = s->nedges;
       if ((st = astar__subgoal_scan(&V, i, push_edge, &b)) != ASTAR_OK) {
         free_one(g, s);

@@ -55,11 +55,14 @@ static double octile(const astar__run *R, uint32_t a, uint32_t b) {
   return dx > dy ? R->hA * dx + R->hB * dy : R->hA * dy + R->hB * dx;
 }
 
-/* Puts tile t on the open list at cost ng from u (or lowers it).  Bit 0
- * of a tile's stamp direction says the goal's scan reached it. */
-static int relax(astar__run *R, uint32_t u, uint32_t t, double ng) {
+/* Puts tile t (at padded x, y) on the open list at cost ng from u (or
+ * lowers it).  Bit 0 of a tile's stamp direction says the goal's scan
+ * reached it. */
+static int relax_at(astar__run *R, uint32_t u, uint32_t t, int32_t x,
+                    int32_t y, double ng) {
   astar_search *ctx = R->s;
   uint32_t *stamp = ctx->stamp, sv = stamp[t], flag;
+  int32_t dx = x - R->gx, dy = y - R->gy;
   size_t at;
   astar_heap_entry e;
   if ((sv & ASTAR__STAMP_GEN) == R->tag) {
@@ -76,12 +79,21 @@ static int relax(astar__run *R, uint32_t u, uint32_t t, double ng) {
     flag = (sv & ASTAR__STAMP_GEN) == R->gtag ? 1u : 0u;
   }
   stamp[t] = R->tag | flag;
-  e.key = astar__quantise(ng + octile(R, t, R->goal), R->inv_q);
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
+  e.key = astar__quantise(
+      ng + (dx > dy ? R->hA * dx + R->hB * dy : R->hA * dy + R->hB * dx),
+      R->inv_q);
   e.g = ng;
   e.node = t;
   e.aux = u;
   astar__heap_up(ctx->heap, ctx->heap_pos, at, e, 0);
   return ASTAR_OK;
+}
+
+static int relax(astar__run *R, uint32_t u, uint32_t t, double ng) {
+  uint32_t stride = (uint32_t)R->G->stride;
+  return relax_at(R, u, t, (int32_t)(t % stride), (int32_t)(t / stride), ng);
 }
 
 typedef struct {
@@ -137,6 +149,8 @@ int astar__subgoal_start(astar__run *R) {
   }
   /* two generations: the goal's mark, then the search's (a wrap between
      them clears the stamps before either is written) */
+  R->gx = (int32_t)(R->goal % (uint32_t)G->stride);
+  R->gy = (int32_t)(R->goal / (uint32_t)G->stride);
   R->gtag = astar__next_generation(ctx);
   R->tag = ctx->explored_tag = astar__next_generation(ctx);
   view_run(R, &V);
@@ -264,14 +278,25 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
       if ((st = relax(R, u, goal, gu + octile(R, u, goal))) != ASTAR_OK)
         break;
     }
-    if (is_open(sg->bits, u)) {
-      size_t w = u >> 6;
-      uint32_t id = sg->rank[w] +
-                    pop64(sg->bits[w] & (((uint64_t)1 << (u & 63u)) - 1u));
-      uint32_t e, end = sg->first[id + 1];
+    if (is_open(sg->bits, u)) { /* a subgoal: its edges */
+      uint32_t id = astar__subgoal_id(sg, u), e, end = sg->first[id + 1];
+      const struct astar__subgoal_at *ua = &sg->at[id];
+      const uint32_t tag = R->tag;
       for (e = sg->first[id]; e < end; e++) {
-        uint32_t t = sg->adj[e];
-        if ((st = relax(R, u, t, gu + octile(R, u, t))) != ASTAR_OK) break;
+        const struct astar__subgoal_at *ta = &sg->at[sg->adj[e]];
+        uint32_t sv = ctx->stamp[ta->tile];
+        int32_t dx, dy;
+        if ((sv & ASTAR__STAMP_GEN) == tag && (sv & ASTAR__STAMP_CLOSED))
+          continue;
+        dx = ta->x - ua->x;
+        dy = ta->y - ua->y;
+        if (dx < 0) dx = -dx;
+        if (dy < 0) dy = -dy;
+        if ((st = relax_at(R, u, ta->tile, ta->x, ta->y,
+                           gu + (dx > dy ? R->hA * dx + R->hB * dy
+                                         : R->hA * dy + R->hB * dx))) !=
+            ASTAR_OK)
+          break;
       }
       if (st != ASTAR_OK) break;
     } else if (u == start) {
