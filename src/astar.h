@@ -518,6 +518,10 @@ typedef struct astar_query {
   const int32_t *extra_tiles;
   const double *extra_costs;
   size_t nextra;
+  /* JPS without the 2014 pruning (each diagonal tile a straight jump
+   * meets something from is put on the open list), as JPS ran before it:
+   * for benchmarks comparing the two (bench/cdriver.c "jps_classic"). */
+  int jps_classic;
 } astar_query;
 
 typedef struct astar_result {

@@ -349,11 +349,18 @@ int astar_trail_prev(const astar_search *s, astar_trail *t) {
     return 1;
   case ASTAR__TRAIL_JUMPS:
     if (node == R->start) return 0;
-    if (node == t->anchor) { /* a jump point: on to its parent */
-      t->back = -s->offset[s->stamp[node] & ASTAR__STAMP_DIR];
+    if (node == t->anchor) /* a jump point: on to its parent */
       t->anchor = s->heap_pos[node];
+    { /* back along the straight run, then the diagonal one */
+      uint32_t stride = (uint32_t)s->stride;
+      int32_t dx = (int32_t)(t->anchor % stride) - (int32_t)(node % stride);
+      int32_t dy = (int32_t)(t->anchor / stride) - (int32_t)(node / stride);
+      int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+      int32_t sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+      if (ax > ay) sy = 0;
+      else if (ay > ax) sx = 0;
+      t->node = (uint32_t)((int32_t)node + sy * (int32_t)stride + sx);
     }
-    t->node = (uint32_t)((int32_t)node + t->back);
     return 1;
   default: return 0;
   }
