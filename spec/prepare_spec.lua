@@ -58,7 +58,7 @@ describe("subgoal graphs (grid:prepare)", function()
         width = rng:int(1, 24), height = rng:int(1, 24),
         wall = rng:int(0, 45) / 100 })
       local g, w, h = case.grid, case.width, case.height
-      local info = g:prepare("subgoal")
+      local info = g:prepare("subgoal", nil, "always")
       assert.are.equal("ready", g:prepared("subgoal"))
       assert.is_true(info.ms >= 0 and info.bytes > 0)
       for cycle = 1, 3 do
@@ -93,7 +93,7 @@ describe("subgoal graphs (grid:prepare)", function()
           end
         end
         assert.are.equal("stale", g:prepared("subgoal"))
-        if cycle % 2 == 0 then g:prepare("subgoal") end
+        if cycle % 2 == 0 then g:prepare("subgoal", nil, "always") end
       end
       g:close()
     end
@@ -108,7 +108,7 @@ describe("subgoal graphs (grid:prepare)", function()
       g:fill_rect(w - 3, 1, 1, 6, false)
       g:set_blocked(w // 2, 4)
       local case = { grid = g, desc = helpers.desc_of_grid(g) }
-      g:prepare("subgoal")
+      g:prepare("subgoal", nil, "always")
       for _, q in ipairs({ { 1, 4, w, 4 }, { w, 7, 1, 1 }, { 1, 1, w, 7 },
                            { 2, 7, w - 1, 1 }, { 6, 1, 6, 7 } }) do
         local err = compare(case, q[1], q[2], q[3], q[4], "subgoal")
@@ -125,7 +125,7 @@ describe("subgoal graphs (grid:prepare)", function()
     assert.is_nil(g:prepared("subgoal"))
     find(g, 1, 1, 40, 40) -- JPS's own data made first
     local before = g:memory()
-    local info = g:prepare("subgoal")
+    local info = g:prepare("subgoal", nil, "always")
     assert.is_true(info.subgoals >= 4 and info.edges >= 4)
     assert.are.equal(before + info.bytes, g:memory())
     local _, _, st = find(g, 1, 1, 40, 40)
@@ -137,7 +137,7 @@ describe("subgoal graphs (grid:prepare)", function()
     assert.are.equal("stale", g:prepared("subgoal"))
     _, _, st = find(g, 1, 1, 40, 40)
     assert.are.equal("jps", st.algorithm)
-    info = g:prepare("subgoal")
+    info = g:prepare("subgoal", nil, "always")
     assert.are.equal("ready", g:prepared("subgoal"))
     before = g:memory()
     g:unprepare("subgoal")
@@ -152,7 +152,7 @@ describe("subgoal graphs (grid:prepare)", function()
   it("is used only by queries it answers exactly", function()
     local g = astar.new(30, 30)
     g:fill_rect(5, 5, 20, 1, false)
-    g:prepare("subgoal")
+    g:prepare("subgoal", nil, "always")
     local function alg(opts)
       local _, _, st = find(g, 1, 1, 30, 30, opts)
       return st.algorithm
@@ -179,7 +179,7 @@ describe("subgoal graphs (grid:prepare)", function()
     g:set_unit("default", { water = 2 })
     g:set_unit("boat", { grass = false, water = 1 })
     g:set_unit("walker", { water = false })
-    assert.is_true(g:prepare("subgoal", { "walker", "boat" }).bytes > 0)
+    assert.is_true(g:prepare("subgoal", { "walker", "boat" }, "always").bytes > 0)
     assert.are.equal("ready", g:prepared("subgoal", "walker"))
     assert.are.equal("ready", g:prepared("subgoal", "boat"))
     assert.is_nil(g:prepared("subgoal"))
@@ -204,6 +204,9 @@ describe("subgoal graphs (grid:prepare)", function()
     assert.are.equal(
       "bad argument #2 to 'unprepare' (kind must be one of 'subgoal')",
       helpers.error_of(g.unprepare, g))
+    assert.are.equal(
+      "bad argument #4 to 'prepare' (mode must be 'auto' or 'always')",
+      helpers.error_of(g.prepare, g, "subgoal", nil, "sometimes"))
     assert.are.equal(
       "bad argument #3 to 'prepare' (units must not be an empty list)",
       helpers.error_of(g.prepare, g, "subgoal", {}))
@@ -232,7 +235,7 @@ describe("subgoal graphs on MovingAI maps", function()
     local entries = assert(movingai.read_scenarios(dir .. "/" .. name
                                                    .. ".map.scen"))
     local grid = assert(astar.load_movingai(dir .. "/" .. name .. ".map"))
-    grid:prepare("subgoal")
+    grid:prepare("subgoal", nil, "always")
     local out, st = {}, {}
     local bad = 0
     for k = 1, #entries, step do
@@ -250,6 +253,22 @@ describe("subgoal graphs on MovingAI maps", function()
     end
     grid:close()
   end
+  it("are kept where the documented rule says they beat JPS", function()
+    local g = assert(astar.load_movingai(dir .. "/32room_000.map"))
+    local info = g:prepare("subgoal")
+    assert.is_nil(info.skipped)
+    assert.is_true(info.edges <= 4 * info.subgoals)
+    assert.are.equal("ready", g:prepared("subgoal"))
+    g:close()
+    g = assert(astar.load_movingai(dir .. "/brc202d.map"))
+    info = g:prepare("subgoal")
+    assert.matches("JPS is faster here", info.skipped)
+    assert.is_true(info.edges > 4 * info.subgoals and info.bytes == 0)
+    assert.is_nil(g:prepared("subgoal"))
+    local _, _, st = find(g, 1, 1, 1, 1)
+    assert.are.equal("jps", st.algorithm)
+    g:close()
+  end)
   it("keep optimal costs on a sample of every map's scenarios", function()
     for _, name in ipairs({ "arena", "32room_000", "brc202d",
                             "maze512-4-0", "Berlin_0_512", "nighthaven",

@@ -632,6 +632,12 @@ void astar_subgoal_drop(astar_grid *g, int unit);
 size_t astar_subgoal_memory(const astar_grid *g, int unit);
 int astar_subgoal_count(const astar_grid *g, int unit, uint32_t *nsub,
                         uint32_t *nedges);
+/* Does unit's graph promise to beat JPS?  The rule, measured on the
+ * MovingAI maps (bench/static.lua): at most 4 edges per subgoal on average
+ * and subgoals on at most 1% of the tiles (rooms and corridors with few
+ * corners; caves, cities, mazes and random maps have far more, and JPS
+ * answers them faster). */
+int astar_subgoal_pays(const astar_grid *g, int unit);
 
 void astar_query_defaults(astar_query *q);
 

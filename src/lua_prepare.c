@@ -5,9 +5,11 @@
  *   grid:prepared(kind [, unit]) -> "ready", "stale" (an edit since) or nil
  *   grid:unprepare(kind)        frees the kind's data
  *
- * Kinds: "subgoal" (arguments: [units], a unit class name or a list of
- * names; omitted: the default class): subgoal graphs (src/subgoal.c),
- * which find_path then uses on its own while they are not stale.
+ * Kinds: "subgoal" (arguments: [units [, mode]]; units: a unit class
+ * name or a list of names, omitted: the default class; mode: "auto", the
+ * default, keeps a class's graph only where astar_subgoal_pays says it
+ * beats JPS, "always" keeps it): subgoal graphs (src/subgoal.c), which
+ * find_path then uses on its own while they are not stale.
  */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 /* clock_gettime under -std=c99 */
@@ -73,11 +75,20 @@ static int units_arg(lua_State *L, int arg, const char *fname,
   return n;
 }
 
+static const char *const when_names[] = {"auto", "always", NULL};
+
 void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
                          const char *fname) {
   int units[ASTAR_MAX_UNITS], n = units_arg(L, arg, fname, units), i;
-  astar_grid *g = lg_core(L, ud, fname);
+  int always = 0, kept = 0;
+  astar_grid *g;
   size_t bytes = 0;
+  if (!lua_isnoneornil(L, arg + 1)) {
+    int k = la_name_index(L, arg + 1, when_names, sizeof when_names[0]);
+    if (k < 0) la_error(L, arg + 1, fname, "mode must be 'auto' or 'always'");
+    always = k == 1;
+  }
+  g = lg_core(L, ud, fname);
   for (i = 0; i < n; i++) { /* every class checked before any is built */
     astar_query q;
     int reason;
@@ -101,18 +112,38 @@ void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
                  lq_refusal_words(reason));
       la_raise(L, st, fname);
     }
+    if (!always && !astar_subgoal_pays(g, units[i])) {
+      uint32_t nsub = 0, nedges = 0;
+      (void)astar_subgoal_count(g, units[i], &nsub, &nedges);
+      if (i == 0) { /* the first class's counts, for the figures */
+        lua_pushnumber(L, (lua_Number)nsub);
+        lua_pushnumber(L, (lua_Number)nedges);
+      }
+      astar_subgoal_drop(g, units[i]);
+      continue;
+    }
+    kept++;
     bytes += astar_subgoal_memory(g, units[i]);
   }
   { /* the figures (counts: the first class's) */
     uint32_t nsub = 0, nedges = 0;
-    (void)astar_subgoal_count(g, units[0], &nsub, &nedges);
-    lua_createtable(L, 0, 4);
+    if (!astar_subgoal_count(g, units[0], &nsub, &nedges)) {
+      nedges = (uint32_t)lua_tonumber(L, -1); /* dropped: pushed above */
+      nsub = (uint32_t)lua_tonumber(L, -2);
+      lua_pop(L, 2);
+    }
+    lua_createtable(L, 0, 5);
     lua_pushnumber(L, (lua_Number)bytes);
     lua_setfield(L, -2, "bytes");
     lua_pushnumber(L, (lua_Number)nsub);
     lua_setfield(L, -2, "subgoals");
     lua_pushnumber(L, (lua_Number)nedges);
     lua_setfield(L, -2, "edges");
+    if (kept < n) {
+      lua_pushliteral(L, "more than 4 edges per subgoal or subgoals on more "
+                         "than 1% of the tiles: JPS is faster here");
+      lua_setfield(L, -2, "skipped");
+    }
   }
 }
 

@@ -275,6 +275,14 @@ typedef struct {
   astar__subgoals *s;
 } builder;
 
+int astar_subgoal_pays(const astar_grid *g, int unit) {
+  const astar__subgoals *s = find(g, unit);
+  uint64_t tiles = (uint64_t)g->width * (uint64_t)g->height;
+  if (s == NULL) return 0;
+  return (uint64_t)s->nedges <= 4u * (uint64_t)s->nsub &&
+         (uint64_t)s->nsub * 100u <= tiles;
+}
+
 static int push_edge(void *ud, uint32_t tile) {
   builder *b = ud;
   astar__subgoals *s = b->s;
