@@ -157,7 +157,7 @@ local astar = {}
 ---@field generated integer nodes put on the open list
 ---@field peak_open integer the open list's largest size (`"ida"`: the deepest path)
 ---@field status astar.Status `"found"` or the reason
----@field algorithm astar.Algorithm the search that ran (`"auto"` says `"jps"` or `"astar"`)
+---@field algorithm astar.Algorithm|"subgoal" the search that ran (`"auto"` says `"subgoal"` (a prepared subgoal graph), `"jps"` or `"astar"`)
 ---@field partial boolean a partial path (`closest`)
 ---@field goal? integer with `goals`: the index of the goal reached (0: gx, gy)
 ---@field end_x? integer the tile the path ends at (nil without a path)
@@ -416,6 +416,39 @@ function Grid:find_path(sx, sy, gx, gy, options, out) end
 ---@return number? cost
 ---@return astar.Reason? reason why a `closest` path is partial
 function Grid:next_step(sx, sy, gx, gy, options) end
+
+---@alias astar.PrepareKind
+---| "subgoal" # subgoal graphs for static maps: find_path uses them on its own (uniform costs, no_corner_cut)
+
+---Figures of `grid:prepare`.
+---@class astar.PrepareInfo
+---@field ms number build time in milliseconds
+---@field bytes number bytes the data holds (0 when skipped)
+---@field subgoals? number "subgoal": subgoals of the (first) unit class
+---@field edges? number "subgoal": edges of its graph
+---@field skipped? string "subgoal" in mode `"auto"`: why the graph was not kept (JPS is faster on such maps)
+
+---Builds preprocessed data for the grid as it is now. `"subgoal"`:
+---`grid:prepare("subgoal" [, units [, mode]])`, units a unit class name or a
+---list of names (default `"default"`), mode `"auto"` (default: keep a graph
+---only where the documented rule says it beats JPS) or `"always"`. Any edit
+---makes the data stale until the next prepare (queries fall back to JPS).
+---@param kind astar.PrepareKind
+---@param units? string|string[]
+---@param mode? "auto"|"always"
+---@return astar.PrepareInfo info
+function Grid:prepare(kind, units, mode) end
+
+---`"ready"`, `"stale"` (an edit since the last prepare) or nil (never
+---prepared, skipped or unprepared), for a unit class (default `"default"`).
+---@param kind astar.PrepareKind
+---@param unit? string
+---@return "ready"|"stale"|nil state
+function Grid:prepared(kind, unit) end
+
+---Frees the kind's data (every unit class's).
+---@param kind astar.PrepareKind
+function Grid:unprepare(kind) end
 
 ---The zone of a tile for a unit class (`"default"` when absent): 0 when
 ---impassable to it. With `size`: the zones of an s x s unit's top-left tile.

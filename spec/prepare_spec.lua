@@ -168,6 +168,32 @@ describe("subgoal graphs (grid:prepare)", function()
     g:close()
   end)
 
+  it("answers time-sliced queries and fills explored", function()
+    local g = astar.new(50, 40)
+    for k = 0, 5 do g:fill_rect(5 + 7 * k, 3 + (k % 2) * 5, 2, 30, false) end
+    g:prepare("subgoal", nil, "always")
+    local _, want = find(g, 1, 1, 50, 40, { algorithm = "astar" })
+    local st = {}
+    local q = g:query(1, 1, 50, 40, { stats = st })
+    local steps = 0
+    local state = q:step(1)
+    while state == "running" do
+      steps = steps + 1
+      state = q:step(1)
+    end
+    assert.are.equal("found", state)
+    assert.is_true(steps >= 2)
+    local p, c = q:result()
+    assert.is_true(p ~= nil and helpers.close(c, want, REL))
+    assert.are.equal("subgoal", st.algorithm)
+    q:close()
+    local seen = {}
+    local path, _, exp = g:find_path(1, 1, 50, 40, { explored = seen })
+    assert.is_true(path ~= nil and exp >= 2)
+    assert.are.equal(2 * exp, #seen) -- the graph nodes expanded
+    g:close()
+  end)
+
   it("prepares unit classes, each with its own graph", function()
     local rows = {}
     for y = 1, 20 do
