@@ -363,7 +363,8 @@ static int run_diagonal(open_list *O, const planes *P, unsigned d, uint32_t u,
                         uint32_t ut, int32_t ux, int32_t uy, double gu,
                         uint64_t ku) {
   const double *step = O->R->jstep;
-  int dx = astar_dir_dx[d], dy = astar_dir_dy[d];
+  int dx = d == ASTAR_NE || d == ASTAR_SE ? 1 : -1;
+  int dy = d == ASTAR_SE || d == ASTAR_SW ? 1 : -1;
   unsigned h = dx > 0 ? ASTAR_E : ASTAR_W;
   unsigned v = dy > 0 ? ASTAR_S : ASTAR_N;
   int32_t vstep = dy > 0 ? (int32_t)P->b.stride : -(int32_t)P->b.stride;

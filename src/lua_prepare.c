@@ -51,10 +51,8 @@ static double now(void) {
 static int units_arg(lua_State *L, int arg, const char *fname,
                      int units[ASTAR_MAX_UNITS]) {
   int n = 0, i, k;
-  if (lua_isnoneornil(L, arg)) {
-    units[0] = 0;
-    return 1;
-  }
+  units[0] = 0;
+  if (lua_isnoneornil(L, arg)) return 1;
   if (lua_type(L, arg) != LUA_TTABLE) {
     units[0] = lt_unit_id(L, arg, arg, fname, 1);
     return 1;
@@ -176,7 +174,10 @@ static const kind_row kinds[] = {{"subgoal", lpr_subgoal_prepare, lpr_subgoal_st
 
 static const kind_row *kind_arg(lua_State *L, const char *fname) {
   int k = la_name_index(L, 2, &kinds[0].name, sizeof kinds[0]);
-  if (k < 0) la_error(L, 2, fname, "kind must be one of " KINDS);
+  if (k < 0) {
+    la_error(L, 2, fname, "kind must be one of " KINDS);
+    k = 0; /* not reached: la_error raises */
+  }
   return &kinds[k];
 }
 

@@ -168,7 +168,8 @@ int astar__subgoal_scan(const astar__view *V, uint32_t s, astar__add_fn add,
   }
   for (d = 0; d < 4; d++) {
     unsigned dd = diag[d];
-    int dx = astar_dir_dx[dd], dy = astar_dir_dy[dd];
+    int dx = dd == ASTAR_NE || dd == ASTAR_SE ? 1 : -1;
+    int dy = dd == ASTAR_SE || dd == ASTAR_SW ? 1 : -1;
     unsigned ch = dx > 0 ? ASTAR_E : ASTAR_W, cv = dy > 0 ? ASTAR_S : ASTAR_N;
     int32_t vstep = dy > 0 ? (int32_t)V->stride : -(int32_t)V->stride;
     int64_t maxh = (int64_t)run_dir(V, ch, sx, sy, &stop) - 1;
@@ -220,7 +221,7 @@ static size_t bytes_of(const astar__subgoals *s) {
   return sizeof *s + 2 * s->nwords * sizeof(uint64_t) +
          s->nwords * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(uint32_t) +
-         (size_t)s->nsub * sizeof(*s->at) +
+         ((size_t)s->nsub + 1) * sizeof(*s->at) +
          (size_t)s->edges_cap * sizeof(uint32_t);
 }
 
@@ -229,7 +230,7 @@ static void free_one(astar_grid *g, astar__subgoals *s) {
   astar__free(g, s->bits_t, s->nwords, sizeof(uint64_t));
   astar__free(g, s->rank, s->nwords, sizeof(uint32_t));
   astar__free(g, s->first, (size_t)s->nsub + 1, sizeof(uint32_t));
-  astar__free(g, s->at, s->nsub, sizeof(*s->at));
+  astar__free(g, s->at, (size_t)s->nsub + 1, sizeof(*s->at));
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
   astar__free(g, s, 1, sizeof *s);
 }
@@ -367,7 +368,9 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
       y = t / stride;
       if (x == 0 || y == 0 || x + 1 >= stride || y + 1 >= tstride) continue;
       for (dd = 4; dd < 8; dd++) {
-        int32_t ox = astar_dir_dx[dd], oy = astar_dir_dy[dd] * (int32_t)stride;
+        int32_t ox = dd == ASTAR_NE || dd == ASTAR_SE ? 1 : -1;
+        int32_t oy = dd == ASTAR_SE || dd == ASTAR_SW ? (int32_t)stride
+                                                      : -(int32_t)stride;
         if (!is_open(J.passable, (uint32_t)((int32_t)t + ox + oy)) &&
             is_open(J.passable, (uint32_t)((int32_t)t + ox)) &&
             is_open(J.passable, (uint32_t)((int32_t)t + oy))) {
@@ -386,8 +389,8 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
   }
   s->nsub = total;
   s->first = astar__alloc(g, (size_t)total + 1, sizeof(uint32_t));
-  s->at = total > 0 ? astar__alloc(g, total, sizeof(*s->at)) : NULL;
-  if (s->first == NULL || (total > 0 && s->at == NULL)) {
+  s->at = astar__alloc(g, (size_t)total + 1, sizeof(*s->at));
+  if (s->first == NULL || s->at == NULL) {
     free_one(g, s);
     return ASTAR_ENOMEM;
   }

@@ -188,9 +188,12 @@ static unsigned dir_of(int dx, int dy) {
 /* Can one step in direction d leave tile t (corner rule included)? */
 static int step_ok(const astar_grid *G, const uint64_t *pass, uint32_t t,
                    unsigned d) {
-  uint32_t n = (uint32_t)((int32_t)t + G->offset[d]);
+  uint32_t n;
+  d &= 7u;
+  n = (uint32_t)((int32_t)t + G->offset[d]);
   if (!is_open(pass, n)) return 0;
   if (d < 4) return 1;
+  /* cppcheck-suppress arrayIndexOutOfBoundsCond ; d is 4..7 here */
   return is_open(pass, (uint32_t)((int32_t)t + astar_dir_dx[d])) &&
          is_open(pass, (uint32_t)((int32_t)t + astar_dir_dy[d] * G->stride));
 }
