@@ -106,7 +106,7 @@ describe("subgoal graphs (grid:prepare)", function()
       local g = astar.new(w, 7)
       g:fill_rect(5, 2, 1, 5, false) -- a wall with gaps
       g:fill_rect(w - 3, 1, 1, 6, false)
-      g:set_blocked(w // 2, 4)
+      g:set_blocked(math.floor(w / 2), 4)
       local case = { grid = g, desc = helpers.desc_of_grid(g) }
       g:prepare("subgoal", nil, "always")
       for _, q in ipairs({ { 1, 4, w, 4 }, { w, 7, 1, 1 }, { 1, 1, w, 7 },
