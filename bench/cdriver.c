@@ -35,7 +35,8 @@
 static const char usage_text[] =
     "usage: cdriver [--algorithm LIST] [--every N] [--repeat N] [--wall] "
     "FILE.map.scen|DIR ...\n"
-    "  --algorithm LIST  comma-separated: astar (default), jps, auto\n"
+    "  --algorithm LIST  comma-separated: astar (default), jps, auto,\n"
+    "                    jps_classic, subgoal\n"
     "  --every N         run every Nth scenario of each file (default 1: all)\n"
     "  --repeat N        time each file N times, report the fastest "
     "(default 1)\n"
@@ -370,7 +371,13 @@ static long count_arg(const char *name, const char *value) {
 
 /* ---- algorithms ---- */
 
-static const char *const algo_names[] = {"auto", "astar", "jps"};
+/* 0-2: ASTAR_ALGO_*; jps_classic: JPS without the 2014 pruning (as it
+   ran before); subgoal: auto on the grid after astar_subgoal_build */
+static const char *const algo_names[] = {"auto", "astar", "jps",
+                                         "jps_classic", "subgoal"};
+#define NAMES 5
+#define JPS_CLASSIC 3
+#define SUBGOAL 4
 #define MAX_ALGOS 8
 
 /* Parses "astar,jps" into ASTAR_ALGO_* codes; returns how many. */
@@ -380,11 +387,11 @@ static int parse_algorithms(const char *list, int *out) {
   for (;;) {
     size_t len = strcspn(p, ",");
     int a, found = -1;
-    for (a = 0; a < 3; a++)
+    for (a = 0; a < NAMES; a++)
       if (strlen(algo_names[a]) == len && strncmp(p, algo_names[a], len) == 0)
         found = a;
     if (found < 0 || n == MAX_ALGOS)
-      die("unknown algorithm '%s' (known: %s)", list, "astar, jps, auto");
+      die("unknown algorithm '%s' (known: %s)", list, "astar, jps, auto, jps_classic, subgoal");
     out[n++] = found;
     if (p[len] == '\0') break;
     p += len + 1;
@@ -502,6 +509,21 @@ int main(int argc, char **argv) {
       int ran;
       astar_query_defaults(&q);
       q.algorithm = algos[ai];
+      if (algos[ai] == JPS_CLASSIC) {
+        q.algorithm = ASTAR_ALGO_JPS;
+        q.jps_classic = 1;
+      } else if (algos[ai] == SUBGOAL) {
+        int refusal;
+        q.algorithm = ASTAR_ALGO_AUTO;
+        if (astar_grid_prepare(&grid, 0, ASTAR_PREPARE_ZONES) != ASTAR_OK ||
+            astar_subgoal_build(&grid, 0, &refusal) != ASTAR_OK) {
+          fprintf(stderr, "cdriver: %s: no subgoal graph (refusal %d)\n",
+                  path, refusal);
+          return 2;
+        }
+      } else {
+        astar_subgoal_drop(&grid, -1);
+      }
       /* One untimed query first: the context allocates its scratch on its
          first search, a one-off cost that is not a query's (as in scen.lua). */
       q.sx = sf.v[sel[0]].sx;
@@ -513,7 +535,7 @@ int main(int argc, char **argv) {
                 path, astar_query_refusal(&grid, &q));
         return 2;
       }
-      ran = r.algorithm;
+      ran = algos[ai];
       for (rep = 0; rep < repeats; rep++) {
         uint64_t exp_sum = 0;
         double t0, t;

@@ -163,8 +163,8 @@ local astar = {}
 ---@field generated integer nodes put on the open list
 ---@field peak_open integer the open list's largest size (`"ida"`: the deepest path)
 ---@field status astar.Status `"found"` or the reason
----@field algorithm astar.Algorithm the search that ran (`"auto"` says `"jps"` or `"astar"`)
 ---@field heuristic string `"landmarks"` when the search read the grid's landmarks, else the `heuristic` option's name (`"function"` for a callback)
+---@field algorithm astar.Algorithm|"subgoal" the search that ran (`"auto"` says `"subgoal"` (a prepared subgoal graph), `"jps"` or `"astar"`)
 ---@field partial boolean a partial path (`closest`)
 ---@field open_list "bucket"|"heap" the open list A* ran on
 ---@field goal? integer with `goals`: the index of the goal reached (0: gx, gy)
@@ -425,6 +425,46 @@ function Grid:find_path(sx, sy, gx, gy, options, out) end
 ---@return astar.Reason? reason why a `closest` path is partial
 function Grid:next_step(sx, sy, gx, gy, options) end
 
+---@alias astar.PrepareKind
+---| "subgoal" # subgoal graphs for static maps: find_path uses them on its own (uniform costs, no_corner_cut)
+---| "landmarks" # ALT distance fields for weighted maps: A* to one goal reads them on its own
+
+---Figures of `grid:prepare`.
+---@class astar.PrepareInfo
+---@field ms number build time in milliseconds
+---@field bytes number bytes the data holds (0 when skipped)
+---@field subgoals? number "subgoal": subgoals of the (first) unit class
+---@field edges? number "subgoal": edges of its graph
+---@field skipped? string "subgoal" in mode `"auto"`: why the graph was not kept (JPS is faster on such maps)
+
+---Builds preprocessed data for the grid as it is now. `"subgoal"`:
+---`grid:prepare("subgoal" [, units [, mode]])`, units a unit class name or a
+---list of names (default `"default"`), mode `"auto"` (default: keep a graph
+---only where the documented rule says it beats JPS) or `"always"`. Any edit
+---makes the data stale until the next prepare (queries fall back to JPS).
+---`"landmarks"`: `grid:prepare("landmarks", k [, units])`, `k` (1..32) ALT
+---distance fields per unit class listed (4 bytes per tile per landmark); A*
+---to one goal then reads them by itself (optimal costs); stale after any
+---edit until the next prepare.
+---@param kind astar.PrepareKind
+---@param units? string|string[]
+---@param mode? "auto"|"always"
+---@return astar.PrepareInfo info
+---@overload fun(self: astar.Grid, kind: "landmarks", k: integer, units?: string|string[]): astar.PrepareInfo
+function Grid:prepare(kind, units, mode) end
+
+---`"ready"`, `"stale"` (an edit since the last prepare) or nil (never
+---prepared, skipped or unprepared), for a unit class (default `"default"`;
+---`"landmarks"` has one state for every class it serves).
+---@param kind astar.PrepareKind
+---@param unit? string
+---@return "ready"|"stale"|nil state
+function Grid:prepared(kind, unit) end
+
+---Frees the kind's data (every unit class's).
+---@param kind astar.PrepareKind
+function Grid:unprepare(kind) end
+
 ---The zone of a tile for a unit class (`"default"` when absent): 0 when
 ---impassable to it. With `size`: the zones of an s x s unit's top-left tile.
 ---@param x integer
@@ -457,31 +497,6 @@ function Grid:zone_count(unit, size) end
 ---@param size? integer
 ---@return integer
 function Grid:zone_size(id, unit, size) end
-
----What `grid:prepare` returns.
----@class astar.Prepared
----@field ms number the build's wall-clock milliseconds
----@field bytes integer bytes the kind now holds
-
----Builds preprocessed data for the grid's current contents.
----`"landmarks"`: `k` (1..32) ALT distance fields per unit class listed in
----`units` (a name or a list; default the default class), 4 bytes per tile
----per landmark; A* to one goal then reads them by itself (optimal costs).
----Any edit makes them stale until the next `prepare`.
----@param kind "landmarks"
----@param k integer
----@param units? string|string[]
----@return astar.Prepared
-function Grid:prepare(kind, k, units) end
-
----`"ready"`, `"stale"` (an edit since: kept, not used) or nil (none).
----@param kind "landmarks"
----@return "ready"|"stale"|nil
-function Grid:prepared(kind) end
-
----Frees the kind's preprocessed data.
----@param kind "landmarks"
-function Grid:unprepare(kind) end
 
 ---------------------------------------------------------------------------
 -- Large units and natural paths

@@ -318,9 +318,9 @@ describe("landmarks", function()
       return helpers.error_of(g.prepare, g, ...)
     end
     assert.are.equal("bad argument #2 to 'prepare' (kind must be one of "
-      .. "'landmarks', got 'nope')", err("nope", 4))
+      .. "'subgoal', 'landmarks', got 'nope')", err("nope", 4))
     assert.are.equal("bad argument #2 to 'prepare' (kind must be one of "
-      .. "'landmarks', got no value)", err())
+      .. "'subgoal', 'landmarks', got no value)", err())
     local K = "bad argument #3 to 'prepare' (k must be an integer in 1..32, "
     assert.are.equal(K .. "got no value)", err("landmarks"))
     assert.are.equal(K .. "got 0)", err("landmarks", 0))
@@ -344,9 +344,9 @@ describe("landmarks", function()
     assert.are.equal("bad argument #4 to 'prepare' (units[1] must be a "
       .. "unit class name, got 3)", err("landmarks", 2, { 3 }))
     assert.are.equal("bad argument #2 to 'prepared' (kind must be one of "
-      .. "'landmarks', got 1)", helpers.error_of(g.prepared, g, 1))
+      .. "'subgoal', 'landmarks', got 1)", helpers.error_of(g.prepared, g, 1))
     assert.are.equal("bad argument #2 to 'unprepare' (kind must be one of "
-      .. "'landmarks', got true)", helpers.error_of(g.unprepare, g, true))
+      .. "'subgoal', 'landmarks', got true)", helpers.error_of(g.unprepare, g, true))
     assert.are.equal("bad argument #6 to 'find_path' (landmarks must be a "
       .. "boolean, got 1)", helpers.error_of(g.find_path, g, 1, 1, 8, 8,
                                               { landmarks = 1 }))

@@ -76,7 +76,9 @@ enum {
    * astar_leg_cost).  Not optimal (the exact any-angle optimum bends at
    * tile corners), never dearer than the 8-way optimum. */
   ASTAR_ALGO_THETA = 10, /* Theta*: a line-of-sight test per neighbour */
-  ASTAR_ALGO_LAZY_THETA = 11 /* Lazy Theta*: one test per expansion */
+  ASTAR_ALGO_LAZY_THETA = 11, /* Lazy Theta*: one test per expansion */
+  ASTAR_ALGO_SUBGOAL = 12 /* a result only (astar_result.algorithm): AUTO
+                             ran over the map's subgoal graph */
 };
 #define ASTAR_IDA_DEFAULT_NODES 1000000u
 
@@ -267,6 +269,8 @@ typedef struct astar_link {
  * Fields are public so the binding and tests can read them; change them
  * only through the functions below, which keep moves/passable in step.
  */
+struct astar__subgoals; /* subgoal.c: one unit class's subgoal graph */
+
 typedef struct astar_grid {
   int32_t width, height;
   int32_t stride;         /* width + 2 */
@@ -297,6 +301,8 @@ typedef struct astar_grid {
   size_t nlinks, links_cap;
   uint64_t *link_bits;
   uint64_t version;       /* edit counter: every edit adds 1 */
+  struct astar__subgoals *subgoals; /* prepared subgoal graphs (a list,
+                             one per unit class; subgoal.c) */
   astar_clearance clear;  /* clearance of the grid's own layer */
   struct astar__zscratch *zscratch; /* flood scratch of zone repairs
                              (zones.c), made at the first repair */
@@ -525,6 +531,10 @@ typedef struct astar_query {
    * the binary heap (the same costs; among nodes of equal f and g the
    * order, so a path of equal cost, may differ). */
   int open_list;
+  /* JPS without the 2014 pruning (each diagonal tile a straight jump
+   * meets something from is put on the open list), as JPS ran before it:
+   * for benchmarks comparing the two (bench/cdriver.c "jps_classic"). */
+  int jps_classic;
 } astar_query;
 
 enum { ASTAR_OPEN_AUTO = 0, ASTAR_OPEN_HEAP = 1 };
@@ -625,6 +635,29 @@ int astar_grid_prepare(astar_grid *g, int unit, unsigned what);
 /* 1 when a search of q (its unit; zones unless q->no_zones) would find
  * everything prepared. */
 int astar_grid_prepared(const astar_grid *g, const astar_query *q);
+
+/* Subgoal graphs (subgoal.c): preprocessing for static maps.  build makes
+ * unit's graph for the map as it is now (the unit's layer prepared first:
+ * else ASTAR_EPREPARE); where JPS could not run for the unit (movement,
+ * costs not uniform, heights, links) it returns ASTAR_EINVAL with the
+ * reason in *refusal (ASTAR_REFUSE_*).  From then on astar_find_path's
+ * AUTO queries that JPS would answer run over the graph instead
+ * (r->algorithm == ASTAR_ALGO_SUBGOAL), until an edit makes it stale:
+ * they fall back to JPS until the next build.  drop frees unit's graph
+ * (unit < 0: all); memory counts bytes held (unit < 0: all). */
+enum { ASTAR_SUBGOAL_NONE = 0, ASTAR_SUBGOAL_READY, ASTAR_SUBGOAL_STALE };
+int astar_subgoal_build(astar_grid *g, int unit, int *refusal);
+int astar_subgoal_state(const astar_grid *g, int unit);
+void astar_subgoal_drop(astar_grid *g, int unit);
+size_t astar_subgoal_memory(const astar_grid *g, int unit);
+int astar_subgoal_count(const astar_grid *g, int unit, uint32_t *nsub,
+                        uint32_t *nedges);
+/* Does unit's graph promise to beat JPS?  The rule, measured on the
+ * MovingAI maps (bench/static.lua): at most 4 edges per subgoal on average
+ * and subgoals on at most 1% of the tiles (rooms and corridors with few
+ * corners; caves, cities, mazes and random maps have far more, and JPS
+ * answers them faster). */
+int astar_subgoal_pays(const astar_grid *g, int unit);
 
 void astar_query_defaults(astar_query *q);
 

@@ -196,6 +196,10 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
     if (refusal == ASTAR_REFUSE_PREPARE) return ASTAR_EPREPARE;
     engine = refusal == ASTAR_REFUSE_NONE ? ASTAR__ENGINE_JPS
                                           : ASTAR__ENGINE_LOOP;
+    /* a prepared static map: its subgoal graph, unless stale */
+    if (engine == ASTAR__ENGINE_JPS && q->size <= 1 && G->nlinks == 0 &&
+        astar__subgoals_for(G, q->unit) != NULL)
+      engine = ASTAR__ENGINE_SUBGOAL;
   } else {
     engine = ASTAR__ENGINE_LOOP;
   }
@@ -223,6 +227,10 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   s->last_goal = R->goal;
   switch (engine) {
   case ASTAR__ENGINE_JPS: R->r.algorithm = ASTAR_ALGO_JPS; break;
+  case ASTAR__ENGINE_SUBGOAL:
+    R->r.algorithm = ASTAR_ALGO_SUBGOAL;
+    R->sg = astar__subgoals_for(G, q->unit);
+    break;
   case ASTAR__ENGINE_LOOP:
     R->r.algorithm =
         q->algorithm == ASTAR_ALGO_AUTO || q->algorithm == ASTAR_ALGO_JPS
@@ -234,6 +242,8 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   s->busy = 1;
   if (engine == ASTAR__ENGINE_JPS)
     st = astar__jps_start(R);
+  else if (engine == ASTAR__ENGINE_SUBGOAL)
+    st = astar__subgoal_start(R);
   else if (engine == ASTAR__ENGINE_LOOP)
     st = astar__loop_start(R);
   else
@@ -268,6 +278,7 @@ int astar_search_step(astar_search *s, const astar_grid *G,
   switch (R->engine) {
   case ASTAR__ENGINE_LOOP: st = astar__loop_step(R, max_nodes); break;
   case ASTAR__ENGINE_JPS: st = astar__jps_step(R, max_nodes); break;
+  case ASTAR__ENGINE_SUBGOAL: st = astar__subgoal_step(R, max_nodes); break;
   case ASTAR__ENGINE_IDA: st = astar__ida(R); break;
   case ASTAR__ENGINE_THETA: st = astar__theta(R); break;
   default: st = astar__bidir(R); break;
@@ -339,11 +350,18 @@ int astar_trail_prev(const astar_search *s, astar_trail *t) {
     return 1;
   case ASTAR__TRAIL_JUMPS:
     if (node == R->start) return 0;
-    if (node == t->anchor) { /* a jump point: on to its parent */
-      t->back = -s->offset[s->stamp[node] & ASTAR__STAMP_DIR];
+    if (node == t->anchor) /* a jump point: on to its parent */
       t->anchor = s->heap_pos[node];
+    { /* back along the straight run, then the diagonal one */
+      uint32_t stride = (uint32_t)s->stride;
+      int32_t dx = (int32_t)(t->anchor % stride) - (int32_t)(node % stride);
+      int32_t dy = (int32_t)(t->anchor / stride) - (int32_t)(node / stride);
+      int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+      int32_t sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+      if (ax > ay) sy = 0;
+      else if (ay > ax) sx = 0;
+      t->node = (uint32_t)((int32_t)node + sy * (int32_t)stride + sx);
     }
-    t->node = (uint32_t)((int32_t)node + t->back);
     return 1;
   default: return 0;
   }

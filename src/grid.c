@@ -45,6 +45,7 @@ size_t astar_grid_memory(const astar_grid *g) {
   total += astar__clearance_memory(g, &g->clear);
   total += astar__links_memory(g);
   total += astar_landmarks_memory(g);
+  total += astar_subgoal_memory(g, -1);
   return total + astar__units_memory(g);
 }
 
@@ -66,6 +67,7 @@ void astar_grid_release(astar_grid *g) {
   astar__zones_scratch_release(g);
   astar__links_release(g);
   astar_landmarks_drop(g);
+  astar_subgoal_drop(g, -1);
   astar_grid_zero(g);
 }
 

@@ -549,6 +549,10 @@ typedef struct astar__run {
   /* ---- JPS ---- */
   astar__jps_layer J;
   double hA, hB, jstep[8];
+  /* ---- subgoal graphs ---- */
+  const struct astar__subgoals *sg;
+  int32_t gx, gy;       /* the goal's padded coordinates */
+  uint32_t gtag;        /* the goal scan's generation */
 } astar__run;
 
 /* ---- landmarks: the A* loop's heuristic under MODE_LM ---- */
@@ -611,7 +615,7 @@ enum { ASTAR__TRAIL_NONE = 0, ASTAR__TRAIL_PATH, ASTAR__TRAIL_STAMPS,
        ASTAR__TRAIL_JUMPS };
 
 enum { ASTAR__ENGINE_LOOP = 0, ASTAR__ENGINE_JPS, ASTAR__ENGINE_IDA,
-       ASTAR__ENGINE_BIDIR, ASTAR__ENGINE_THETA };
+       ASTAR__ENGINE_BIDIR, ASTAR__ENGINE_THETA, ASTAR__ENGINE_SUBGOAL };
 
 /* The engines.  *_start sets up the run after the front door's checks
  * (ASTAR_OK to search, 1 when R->r.outcome is known, or an error); *_step
@@ -623,6 +627,56 @@ int astar__loop_start(astar__run *R);
 int astar__loop_step(astar__run *R, uint32_t budget);
 int astar__jps_start(astar__run *R);
 int astar__jps_step(astar__run *R, uint32_t budget);
+/* ---- subgoal.c, subgoal_search.c: prepared subgoal graphs ---- */
+typedef struct astar__subgoals {
+  struct astar__subgoals *next; /* the next unit class's graph */
+  int unit;
+  uint64_t version;  /* the map's edit counter when built */
+  uint32_t nsub, nedges, edges_cap;
+  size_t nwords;
+  uint64_t *bits;    /* bit i: tile i is a subgoal (row-major) */
+  uint64_t *bits_t;  /* the same, column-major */
+  uint32_t *rank;    /* subgoals in the words before word w */
+  uint32_t *first;   /* subgoal k's edges: adj[first[k] .. first[k+1]) */
+  uint32_t *adj;     /* the subgoal (index) each edge leads to */
+  struct astar__subgoal_at { uint32_t tile; int32_t x, y; } *at;
+                     /* subgoal k's tile and padded coordinates */
+} astar__subgoals;
+/* The map as a scan sees it: passability and subgoals in rows and in
+ * columns, and one more tile that stops a scan (the goal of a query). */
+typedef struct {
+  const uint64_t *pass, *pass_t, *sub, *sub_t;
+  size_t nwords;
+  uint32_t stride, tstride; /* row length, column length (height + 2) */
+  uint32_t extra, extra_t;  /* NONE: none */
+} astar__view;
+typedef int (*astar__add_fn)(void *ud, uint32_t tile);
+/* the index of subgoal tile t */
+static inline uint32_t astar__subgoal_id(const astar__subgoals *s,
+                                         uint32_t t) {
+  size_t w = t >> 6;
+  uint64_t m = s->bits[w] & (((uint64_t)1 << (t & 63u)) - 1u);
+#if defined(__GNUC__) || defined(__clang__)
+  return s->rank[w] + (uint32_t)__builtin_popcountll(m);
+#else
+  uint32_t n = 0;
+  while (m) { /* a few bits: subgoals are sparse */
+    m &= m - 1;
+    n++;
+  }
+  return s->rank[w] + n;
+#endif
+}
+/* the view of unit layer J with graph s (no extra tile) */
+void astar__subgoal_view(const astar_grid *g, const astar__jps_layer *J,
+                         const astar__subgoals *s, astar__view *V);
+/* calls add for each tile s reaches directly (subgoals, the extra tile) */
+int astar__subgoal_scan(const astar__view *V, uint32_t s, astar__add_fn add,
+                        void *ud);
+int astar__subgoal_start(astar__run *R);
+int astar__subgoal_step(astar__run *R, uint32_t budget);
+/* unit's subgoal graph when built and not stale, else NULL */
+const astar__subgoals *astar__subgoals_for(const astar_grid *g, int unit);
 int astar__ida(astar__run *R);
 int astar__bidir(astar__run *R);
 int astar__theta(astar__run *R);

@@ -248,11 +248,21 @@ static unsigned successors(unsigned nb, unsigned from_dir) {
 
 /* ---- the path: every tile, costs summed from the start ---- */
 
+/* The direction of a step with the signs of dx, dy (not both 0). */
+static unsigned dir_of(int32_t dx, int32_t dy) {
+  int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+  unsigned d;
+  for (d = 0; d < 8; d++)
+    if (astar_dir_dx[d] == sx && astar_dir_dy[d] == sy) return d;
+  return 0;
+}
+
 static void unfold_path(astar__run *R, const float *cost, uint32_t start,
                         uint32_t goal, astar_result *r) {
   const astar_grid *G = R->G;
   uint32_t *link = R->s->heap_pos, *stamp = R->s->stamp;
   uint32_t v = goal, child = NONE, cur, len = 1;
+  uint32_t stride = (uint32_t)G->stride;
   double g = 0.0;
   /* parent links (goal -> start) become child links (start -> goal) */
   while (v != start) {
@@ -264,15 +274,22 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
   link[start] = child;
   for (cur = start; cur != goal;) {
     uint32_t next = link[cur], t = cur;
-    unsigned d = stamp[next] & ASTAR__STAMP_DIR;
-    int32_t off = G->offset[d];
-    double step = G->step_length[d];
-    do {
-      t = (uint32_t)((int32_t)t + off);
+    int32_t dx = (int32_t)(next % stride) - (int32_t)(cur % stride);
+    int32_t dy = (int32_t)(next / stride) - (int32_t)(cur / stride);
+    int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+    int32_t nd = ax < ay ? ax : ay, k;
+    unsigned dd = dir_of(dx, dy);
+    unsigned ds = ax > ay ? dir_of(dx, 0) : dir_of(0, dy);
+    /* a segment is a diagonal run then a straight one (either may be
+       empty): a straight jump point met from a diagonal run is reached
+       without stopping at the run's tile (the pruning of JPS 2014) */
+    for (k = 0; k < ax + ay - nd; k++) {
+      unsigned d = k < nd ? dd : ds;
+      t = (uint32_t)((int32_t)t + G->offset[d]);
       stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;
-      g += step * (double)cost[t];
+      g += G->step_length[d] * (double)cost[t];
       len++;
-    } while (t != next);
+    }
     cur = next;
   }
   r->cost = g;
@@ -280,6 +297,116 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
 }
 
 /* ---- the search ---- */
+
+/* How many jump-point tiles a diagonal run passes without stopping
+ * before it stops at those whose key is larger than the expanded node's
+ * (measured on the MovingAI maps: 1 to 8 differ by less than the noise) */
+#ifndef JPS_EAGER
+#define JPS_EAGER 3
+#endif
+
+/* Where the expansion loop stands, for gen. */
+typedef struct {
+  astar__run *R;
+  size_t n, peak;
+  uint32_t generated, open_tag;
+  int32_t gx, gy;
+} open_list;
+
+/* Puts jump point j (at jx, jy; reached from u by a run ending in
+ * direction d) on the open list at cost ng, or lowers its cost. */
+static inline int gen(open_list *O, uint32_t u, uint32_t j, int32_t jx,
+                      int32_t jy, double ng, unsigned d) {
+  astar_search *ctx = O->R->s;
+  uint32_t sv = ctx->stamp[j];
+  int32_t hx, hy;
+  astar_heap_entry e;
+  size_t at;
+  if ((sv & ASTAR__STAMP_GEN) == O->open_tag) { /* seen in this search */
+    if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
+    at = ctx->heap_pos[j];
+    if (ng >= ctx->heap[at].g) return ASTAR_OK;
+  } else {
+    if (O->n == ctx->heap_cap && astar__grow_heap(ctx) != ASTAR_OK)
+      return ASTAR_ENOMEM;
+    at = O->n++;
+    O->generated++;
+    if (O->n > O->peak) O->peak = O->n;
+  }
+  ctx->stamp[j] = O->open_tag | d;
+  hx = jx > O->gx ? jx - O->gx : O->gx - jx;
+  hy = jy > O->gy ? jy - O->gy : O->gy - jy;
+  e.key = astar__quantise(
+      ng + (hx > hy ? O->R->hA * hx + O->R->hB * hy
+                    : O->R->hA * hy + O->R->hB * hx),
+      O->R->inv_q);
+  e.g = ng;
+  e.node = j;
+  e.aux = u;
+  astar__heap_up(ctx->heap, ctx->heap_pos, at, e, 0);
+  return ASTAR_OK;
+}
+
+/* A diagonal run d from u (at ux, uy; column-major index ut), g = gu,
+ * key ku.  Where a straight jump from a tile c of the run meets a jump
+ * point, c would be a jump point of its own.  When c's key is no larger
+ * than u's, c would come off the open list next anyway: the jump points
+ * are put on the open list directly, with u as parent, and the run goes
+ * on past c (with no corner cutting a diagonal tile has no forced
+ * neighbour, so expanding it would only do the same jumps: the pruning
+ * of JPS 2014).  The first JPS_EAGER such tiles are passed whatever their
+ * key.  Else c goes on the open list as in JPS 2011, and the run ends
+ * there, so a run heading away from the goal scans little more than
+ * before.  The run also ends at the goal or where the next diagonal
+ * step is not legal. */
+static int run_diagonal(open_list *O, const planes *P, unsigned d, uint32_t u,
+                        uint32_t ut, int32_t ux, int32_t uy, double gu,
+                        uint64_t ku) {
+  const double *step = O->R->jstep;
+  int dx = d == ASTAR_NE || d == ASTAR_SE ? 1 : -1;
+  int dy = d == ASTAR_SE || d == ASTAR_SW ? 1 : -1;
+  unsigned h = dx > 0 ? ASTAR_E : ASTAR_W;
+  unsigned v = dy > 0 ? ASTAR_S : ASTAR_N;
+  int32_t vstep = dy > 0 ? (int32_t)P->b.stride : -(int32_t)P->b.stride;
+  int32_t off = vstep + dx;
+  int32_t off_t = dx * (int32_t)P->t.stride + dy;
+  uint32_t c = u, ct = ut, n = 0, kh = 0, kv = 0, jh, jv;
+  unsigned eager = 0;
+  int st;
+  for (;;) {
+    double gc;
+    int32_t cx, cy, hx, hy;
+    if (!open_at(&P->b, (uint32_t)((int32_t)c + dx)) ||
+        !open_at(&P->b, (uint32_t)((int32_t)c + vstep)) ||
+        !open_at(&P->b, (uint32_t)((int32_t)c + off)))
+      return ASTAR_OK;
+    c = (uint32_t)((int32_t)c + off);
+    ct = (uint32_t)((int32_t)ct + off_t);
+    n++;
+    gc = gu + (double)n * step[d];
+    cx = ux + (int32_t)n * dx;
+    cy = uy + (int32_t)n * dy;
+    if (c == P->goal) return gen(O, u, c, cx, cy, gc, d);
+    jh = jump_straight(P, h, c, ct, &kh);
+    jv = jump_straight(P, v, c, ct, &kv);
+    if (jh == NONE && jv == NONE) continue;
+    hx = cx > O->gx ? cx - O->gx : O->gx - cx;
+    hy = cy > O->gy ? cy - O->gy : O->gy - cy;
+    if (++eager > JPS_EAGER &&
+        astar__quantise(gc + (hx > hy ? O->R->hA * hx + O->R->hB * hy
+                                      : O->R->hA * hy + O->R->hB * hx),
+                        O->R->inv_q) > ku)
+      return gen(O, u, c, cx, cy, gc, d); /* later, if ever */
+    if (jh != NONE &&
+        (st = gen(O, u, jh, cx + (int32_t)kh * dx, cy,
+                  gc + (double)kh * step[h], h)) != ASTAR_OK)
+      return st;
+    if (jv != NONE &&
+        (st = gen(O, u, jv, cx, cy + (int32_t)kv * dy,
+                  gc + (double)kv * step[v], v)) != ASTAR_OK)
+      return st;
+  }
+}
 
 int astar__jps_start(astar__run *R) {
   const astar_grid *G = R->G;
@@ -344,8 +471,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
   const astar_query *q = &R->q;
   const uint32_t start = R->start, goal = R->goal, open_tag = R->tag;
   const uint32_t stride = (uint32_t)G->stride;
-  const double hA = R->hA, hB = R->hB, inv_q = R->inv_q;
-  const double *step = R->jstep;
+  const double hA = R->hA, hB = R->hB;
   astar_heap_entry *heap = ctx->heap;
   uint32_t *pos = ctx->heap_pos, *stamp = ctx->stamp;
   size_t n = R->n, peak = R->peak;
@@ -354,7 +480,12 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
   int st = ASTAR_OK;
   bitmap b;
   planes P;
+  open_list O;
 
+  O.R = R;
+  O.open_tag = open_tag;
+  O.gx = q->gx;
+  O.gy = q->gy;
   b.bm = R->J.passable;
   b.nwords = ((size_t)G->ntiles + 63u) / 64u;
   b.stride = stride;
@@ -367,6 +498,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
 
   while (n > 0) {
     uint32_t u, parent;
+    uint64_t ku;
     double gu;
     unsigned dirs, nb;
     int32_t ux, uy;
@@ -376,6 +508,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
       break;
     }
     u = heap[0].node;
+    ku = heap[0].key;
     parent = heap[0].aux;
     gu = heap[0].g;
     if (n > 1) astar__heap_pop(heap, pos, n, 0);
@@ -404,47 +537,29 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
     nb = bits3(&b, u - stride) | bits3(&b, u) << 3 | bits3(&b, u + stride)
                                                          << 6;
     dirs = successors(nb, u == start ? 8u : stamp[u] & ASTAR__STAMP_DIR);
+    O.n = n;
+    O.peak = peak;
+    O.generated = generated;
     while (dirs) {
       unsigned d = (unsigned)ctz64(dirs);
-      uint32_t j, k, sv;
-      int32_t jx, jy, hx, hy;
-      double ng;
-      astar_heap_entry e;
-      size_t at;
+      uint32_t j, k;
       dirs &= dirs - 1;
-      j = d >= 4 ? jump_diagonal(&P, d, u, ut, &k)
-                 : jump_straight(&P, d, u, ut, &k);
-      if (j == NONE) continue;
-      sv = stamp[j];
-      ng = gu + (double)k * step[d];
-      if ((sv & ASTAR__STAMP_GEN) == open_tag) { /* seen in this search */
-        if (sv & ASTAR__STAMP_CLOSED) continue;
-        at = pos[j];
-        if (ng >= heap[at].g) continue;
+      if (d >= 4 && !q->jps_classic) {
+        st = run_diagonal(&O, &P, d, u, ut, ux, uy, gu, ku);
       } else {
-        if (n == ctx->heap_cap) {
-          if (astar__grow_heap(ctx) != ASTAR_OK) {
-            st = ASTAR_ENOMEM;
-            break;
-          }
-          heap = ctx->heap;
-        }
-        at = n++;
-        generated++;
-        if (n > peak) peak = n;
+        j = d >= 4 ? jump_diagonal(&P, d, u, ut, &k)
+                   : jump_straight(&P, d, u, ut, &k);
+        if (j == NONE) continue;
+        st = gen(&O, u, j, ux + (int32_t)k * astar_dir_dx[d],
+                 uy + (int32_t)k * astar_dir_dy[d],
+                 gu + (double)k * R->jstep[d], d);
       }
-      stamp[j] = open_tag | d;
-      jx = ux + (int32_t)k * astar_dir_dx[d];
-      jy = uy + (int32_t)k * astar_dir_dy[d];
-      hx = jx > q->gx ? jx - q->gx : q->gx - jx;
-      hy = jy > q->gy ? jy - q->gy : q->gy - jy;
-      e.key = astar__quantise(
-          ng + (hx > hy ? hA * hx + hB * hy : hA * hy + hB * hx), inv_q);
-      e.g = ng;
-      e.node = j;
-      e.aux = u;
-      astar__heap_up(heap, pos, at, e, 0);
+      if (st != ASTAR_OK) break;
     }
+    n = O.n;
+    peak = O.peak;
+    generated = O.generated;
+    heap = ctx->heap;
     if (st != ASTAR_OK) break;
   }
   R->n = n;

@@ -201,6 +201,14 @@ void lgf_register(lua_State *L);
 size_t llm_prepare(lua_State *L, lgrid *ud);
 const char *llm_state(lgrid *ud);
 void llm_drop(lgrid *ud);
+/* lua_prepare.c: the rows of grid:prepare's table of kinds.  prepare
+ * builds from the arguments at arg on and pushes a table of its figures
+ * ({bytes = bytes held, ...}; the dispatcher adds ms); state
+ * returns 0 (none), 1 (ready) or 2 (stale); drop frees the kind's data. */
+void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
+                         const char *fname);
+int lpr_subgoal_state(lua_State *L, lgrid *ud, int arg, const char *fname);
+void lpr_subgoal_drop(lua_State *L, lgrid *ud, const char *fname);
 
 /* The methods of each file, registered by lua_module.c. */
 extern const luaL_Reg lg_grid_methods[]; /* lua_grid.c */
@@ -208,6 +216,7 @@ extern const luaL_Reg lg_grid_meta[];
 extern const luaL_Reg lq_grid_methods[]; /* lua_query.c */
 extern const luaL_Reg lt_grid_methods[]; /* lua_terrain.c */
 extern const luaL_Reg lz_grid_methods[]; /* lua_zones.c */
+extern const luaL_Reg lpr_grid_methods[]; /* lua_prepare.c */
 extern const luaL_Reg lsi_grid_methods[]; /* lua_sight.c */
 extern const luaL_Reg lf_grid_methods[]; /* lua_field.c */
 extern const luaL_Reg lf_module_functions[];

@@ -1,7 +1,18 @@
 /*
- * Preprocessed data of a grid: grid:prepare(kind, ...), grid:prepared(kind)
- * and grid:unprepare(kind).  One row per kind; each kind's functions live
- * in the binding file of its concept (lua_landmarks.c, ...).
+ * Preprocessed data of a grid, by kind (one row per kind in `kinds`):
+ *
+ *   grid:prepare(kind [, ...])  -> {ms = build time, bytes = bytes held}
+ *   grid:prepared(kind [, unit]) -> "ready", "stale" (an edit since) or nil
+ *   grid:unprepare(kind)        frees the kind's data
+ *
+ * Kinds: "subgoal" (arguments: [units [, mode]]; units: a unit class
+ * name or a list of names, omitted: the default class; mode: "auto", the
+ * default, keeps a class's graph only where astar_subgoal_pays says it
+ * beats JPS, "always" keeps it): subgoal graphs (src/subgoal.c), which
+ * find_path then uses on its own while they are not stale.  "landmarks"
+ * (arguments: k [, units]): ALT distance fields (src/landmarks.c, the
+ * binding in lua_landmarks.c), which A* reads on its own while they are
+ * not stale; prepared("landmarks") takes no unit (one state for all).
  */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 /* clock_gettime under -std=c99 */
@@ -12,29 +23,17 @@
 #include "compat.h"
 #include "lua_args.h"
 #include "lua_grid.h"
+#include "lua_query.h"
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <string.h>
 
 #ifdef _WIN32
 #include <windows.h>
 #else
 #include <time.h>
 #endif
-
-typedef struct prepare_kind {
-  const char *name;
-  /* builds from the arguments at 3.. (Lua errors name them); returns the
-   * bytes the kind holds */
-  size_t (*prepare)(lua_State *L, lgrid *ud);
-  const char *(*state)(lgrid *ud); /* "ready", "stale" or NULL */
-  void (*drop)(lgrid *ud);
-} prepare_kind;
-
-static const prepare_kind kinds[] = {
-    {"landmarks", llm_prepare, llm_state, llm_drop},
-    {NULL, NULL, NULL, NULL}};
-#define KIND_LIST "'landmarks'"
 
 static double now(void) {
 #ifdef _WIN32
@@ -49,53 +48,202 @@ static double now(void) {
 #endif
 }
 
-static const prepare_kind *check_kind(lua_State *L, const char *fname) {
-  char buf[64];
-  int i = la_name_index(L, 2, &kinds[0].name, sizeof kinds[0]);
-  if (i < 0) {
-    la_error(L, 2, fname, "kind must be one of " KIND_LIST ", got %s",
-             la_describe(L, 2, buf, sizeof buf));
-    return NULL; /* not reached */
+/* ---- "subgoal" ---- */
+
+/* The unit classes at arg (nil: the default; a name; a list of names)
+ * into units (at most ASTAR_MAX_UNITS, duplicates dropped). */
+static int units_arg(lua_State *L, int arg, const char *fname,
+                     int units[ASTAR_MAX_UNITS]) {
+  int n = 0, i, k;
+  units[0] = 0;
+  if (lua_isnoneornil(L, arg)) return 1;
+  if (lua_type(L, arg) != LUA_TTABLE) {
+    units[0] = lt_unit_id(L, arg, arg, fname, 1);
+    return 1;
   }
-  return &kinds[i];
+  for (i = 1;; i++) {
+    int u, seen = 0;
+    lua_rawgeti(L, arg, i);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      break;
+    }
+    u = lt_unit_id(L, lua_gettop(L), arg, fname, 1);
+    lua_pop(L, 1);
+    for (k = 0; k < n; k++) seen |= units[k] == u;
+    if (!seen) units[n++] = u;
+  }
+  if (n == 0) la_error(L, arg, fname, "units must not be an empty list");
+  return n;
 }
 
-/* grid:prepare(kind, ...) -> {ms = build milliseconds, bytes = held} */
-static int g_prepare(lua_State *L) {
-  lgrid *ud = lg_check(L, "prepare");
-  const prepare_kind *k = check_kind(L, "prepare");
-  double t0 = now(), ms;
-  size_t bytes = k->prepare(L, ud);
-  ms = (now() - t0) * 1000.0;
+static const char *const when_names[] = {"auto", "always", NULL};
+
+void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
+                         const char *fname) {
+  int units[ASTAR_MAX_UNITS], n = units_arg(L, arg, fname, units), i;
+  int always = 0, kept = 0;
+  astar_grid *g;
+  size_t bytes = 0;
+  if (!lua_isnoneornil(L, arg + 1)) {
+    int k = la_name_index(L, arg + 1, when_names, sizeof when_names[0]);
+    if (k < 0) la_error(L, arg + 1, fname, "mode must be 'auto' or 'always'");
+    always = k == 1;
+  }
+  g = lg_core(L, ud, fname);
+  for (i = 0; i < n; i++) { /* every class checked before any is built */
+    astar_query q;
+    int reason;
+    lg_prepare(L, g, units[i], 0u, fname);
+    astar_query_defaults(&q);
+    q.algorithm = ASTAR_ALGO_JPS;
+    q.unit = units[i];
+    reason = astar_query_refusal(g, &q);
+    if (reason == ASTAR_REFUSE_NONE && g->nlinks != 0)
+      reason = ASTAR_REFUSE_LINKS;
+    if (reason != ASTAR_REFUSE_NONE)
+      la_error(L, 2, fname, "kind 'subgoal' needs %s",
+               lq_refusal_words(reason));
+  }
+  for (i = 0; i < n; i++) {
+    int reason, st = astar_subgoal_build(g, units[i], &reason);
+    if (st != ASTAR_OK) {
+      lg_report(L, ud);
+      if (st == ASTAR_EINVAL)
+        la_error(L, 2, fname, "kind 'subgoal' needs %s",
+                 lq_refusal_words(reason));
+      la_raise(L, st, fname);
+    }
+    if (!always && !astar_subgoal_pays(g, units[i])) {
+      uint32_t nsub = 0, nedges = 0;
+      (void)astar_subgoal_count(g, units[i], &nsub, &nedges);
+      if (i == 0) { /* the first class's counts, for the figures */
+        lua_pushnumber(L, (lua_Number)nsub);
+        lua_pushnumber(L, (lua_Number)nedges);
+      }
+      astar_subgoal_drop(g, units[i]);
+      continue;
+    }
+    kept++;
+    bytes += astar_subgoal_memory(g, units[i]);
+  }
+  { /* the figures (counts: the first class's) */
+    uint32_t nsub = 0, nedges = 0;
+    if (!astar_subgoal_count(g, units[0], &nsub, &nedges)) {
+      nedges = (uint32_t)lua_tonumber(L, -1); /* dropped: pushed above */
+      nsub = (uint32_t)lua_tonumber(L, -2);
+      lua_pop(L, 2);
+    }
+    lua_createtable(L, 0, 5);
+    lua_pushnumber(L, (lua_Number)bytes);
+    lua_setfield(L, -2, "bytes");
+    lua_pushnumber(L, (lua_Number)nsub);
+    lua_setfield(L, -2, "subgoals");
+    lua_pushnumber(L, (lua_Number)nedges);
+    lua_setfield(L, -2, "edges");
+    if (kept < n) {
+      lua_pushliteral(L, "more than 4 edges per subgoal or subgoals on more "
+                         "than 1% of the tiles: JPS is faster here");
+      lua_setfield(L, -2, "skipped");
+    }
+  }
+}
+
+int lpr_subgoal_state(lua_State *L, lgrid *ud, int arg, const char *fname) {
+  int unit = lua_isnoneornil(L, arg) ? 0 : lt_unit_id(L, arg, arg, fname, 1);
+  astar_grid *g = lg_core(L, ud, fname);
+  return astar_subgoal_state(g, unit);
+}
+
+void lpr_subgoal_drop(lua_State *L, lgrid *ud, const char *fname) {
+  astar_subgoal_drop(lg_core(L, ud, fname), -1);
+}
+
+/* ---- "landmarks" (lua_landmarks.c: llm_*) ---- */
+
+static void lpr_landmarks_prepare(lua_State *L, lgrid *ud, int arg,
+                                  const char *fname) {
+  size_t bytes;
+  (void)arg; /* llm_prepare reads k and units from 3 on itself */
+  (void)fname;
+  bytes = llm_prepare(L, ud);
   lua_createtable(L, 0, 2);
-  lua_pushnumber(L, ms);
-  lua_setfield(L, -2, "ms");
   lua_pushnumber(L, (lua_Number)bytes);
   lua_setfield(L, -2, "bytes");
+}
+
+static int lpr_landmarks_state(lua_State *L, lgrid *ud, int arg,
+                               const char *fname) {
+  const char *s;
+  (void)arg; /* one state for every unit class the landmarks serve */
+  (void)lg_core(L, ud, fname);
+  s = llm_state(ud);
+  if (s == NULL) return 0;
+  return strcmp(s, "ready") == 0 ? 1 : 2;
+}
+
+static void lpr_landmarks_drop(lua_State *L, lgrid *ud, const char *fname) {
+  (void)lg_core(L, ud, fname);
+  llm_drop(ud);
+}
+
+/* ---- the kinds ---- */
+
+typedef struct {
+  const char *name;
+  /* builds from the arguments at arg on; pushes its figures table
+     ({bytes = bytes held, ...}: the dispatcher adds ms) */
+  void (*prepare)(lua_State *L, lgrid *ud, int arg, const char *fname);
+  /* 0: none, 1: ready, 2: stale (ASTAR_SUBGOAL_* values) */
+  int (*state)(lua_State *L, lgrid *ud, int arg, const char *fname);
+  void (*drop)(lua_State *L, lgrid *ud, const char *fname);
+} kind_row;
+
+static const kind_row kinds[] = {
+    {"subgoal", lpr_subgoal_prepare, lpr_subgoal_state, lpr_subgoal_drop},
+    {"landmarks", lpr_landmarks_prepare, lpr_landmarks_state,
+     lpr_landmarks_drop},
+    {NULL, NULL, NULL, NULL}};
+#define KINDS "'subgoal', 'landmarks'"
+
+static const kind_row *kind_arg(lua_State *L, const char *fname) {
+  char buf[64];
+  int k = la_name_index(L, 2, &kinds[0].name, sizeof kinds[0]);
+  if (k < 0) {
+    la_error(L, 2, fname, "kind must be one of " KINDS ", got %s",
+             la_describe(L, 2, buf, sizeof buf));
+    k = 0; /* not reached: la_error raises */
+  }
+  return &kinds[k];
+}
+
+static int g_prepare(lua_State *L) {
+  lgrid *ud = lg_check(L, "prepare");
+  const kind_row *row = kind_arg(L, "prepare");
+  double t0 = now(), ms;
+  row->prepare(L, ud, 3, "prepare");
+  ms = (now() - t0) * 1000.0;
+  lua_pushnumber(L, (lua_Number)ms);
+  lua_setfield(L, -2, "ms");
   lg_report(L, ud); /* last: may run finalizers */
   return 1;
 }
 
-/* grid:prepared(kind) -> "ready", "stale" or nil */
 static int g_prepared(lua_State *L) {
   lgrid *ud = lg_check(L, "prepared");
-  const prepare_kind *k = check_kind(L, "prepared");
-  const char *s;
-  (void)lg_core(L, ud, "prepared");
-  s = k->state(ud);
-  if (s == NULL)
-    lua_pushnil(L);
-  else
-    lua_pushstring(L, s);
+  const kind_row *row = kind_arg(L, "prepared");
+  switch (row->state(L, ud, 3, "prepared")) {
+  case 1: lua_pushliteral(L, "ready"); break;
+  case 2: lua_pushliteral(L, "stale"); break;
+  default: lua_pushnil(L); break;
+  }
   return 1;
 }
 
-/* grid:unprepare(kind): frees the kind's data */
 static int g_unprepare(lua_State *L) {
   lgrid *ud = lg_check(L, "unprepare");
-  const prepare_kind *k = check_kind(L, "unprepare");
-  (void)lg_core(L, ud, "unprepare");
-  k->drop(ud);
+  const kind_row *row = kind_arg(L, "unprepare");
+  row->drop(L, ud, "unprepare");
   lg_report(L, ud);
   return 0;
 }

@@ -285,7 +285,7 @@ static int heuristic_hook(void *ud, int32_t x, int32_t y, int32_t gx,
 /* ---- the one raise path ---- */
 
 /* What the capability table's reasons say (the core has no Lua words). */
-static const char *refusal_words(int reason) {
+const char *lq_refusal_words(int reason) {
   switch (reason) {
   case ASTAR_REFUSE_MOVEMENT:
     return "8-way movement with no corner cutting (diagonals = "
@@ -382,7 +382,9 @@ void lq_fill_stats(lua_State *L, const lq_query *Q, const astar_result *r) {
       !(q->algorithm == ASTAR_ALGO_JPS && r->algorithm != ASTAR_ALGO_JPS))
     lua_pushstring(L, Q->algorithm);
   else
-    lua_pushstring(L, r->algorithm == ASTAR_ALGO_JPS ? "jps" : "astar");
+    lua_pushstring(L, r->algorithm == ASTAR_ALGO_JPS       ? "jps"
+                      : r->algorithm == ASTAR_ALGO_SUBGOAL ? "subgoal"
+                                                           : "astar");
   lua_setfield(L, t, "algorithm");
   if (r->landmarks)
     lua_pushliteral(L, "landmarks");
@@ -711,7 +713,7 @@ static void check_algorithm(lua_State *L, int arg, const char *fname,
     if (reason != ASTAR_REFUSE_NONE)
       la_error(L, arg, fname, "algorithm '%s' needs %s",
                Q->algorithm != NULL ? Q->algorithm : "jps",
-               refusal_words(reason));
+               lq_refusal_words(reason));
   }
 }
 

@@ -61,6 +61,8 @@ void lq_check(lua_State *L, const char *fname, astar_grid *g, lq_query *Q);
  * callback's own error (on top of the stack) as raised, a callback's bad
  * result, a cost below the stated bound, or the status's message.  Call
  * it with every object idle again. */
+/* What a capability-table reason (ASTAR_REFUSE_*) needs, in words. */
+const char *lq_refusal_words(int reason);
 void lq_raise_failure(lua_State *L, const char *fname, lq_query *Q, int st);
 /* Fills the stats table at Q->stats from r. */
 void lq_fill_stats(lua_State *L, const lq_query *Q, const astar_result *r);

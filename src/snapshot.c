@@ -136,6 +136,7 @@ static int copy_grid(astar_grid *G, const astar_grid *g, const int *units,
   memset(&G->zones, 0, sizeof G->zones);
   G->zscratch = NULL;
   G->landmarks = NULL; /* the grid's own (a snapshot searches without) */
+  G->subgoals = NULL; /* prepared graphs stay with the grid */
   /* clearance and the big units' layers are not copied (a snapshot
    * searches one-tile units: the binding refuses size > 1) */
   memset(&G->clear, 0, sizeof G->clear);

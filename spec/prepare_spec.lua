@@ -1,0 +1,317 @@
+-- Preprocessed static maps (grid:prepare("subgoal")): the same costs as A*
+-- on random grids through edits and prepare/stale cycles, legal paths with
+-- every tile, automatic use only where it is right, the states, the
+-- figures, and clear errors.
+local astar = require("astar")
+local movingai = require("astar.movingai")
+local helpers = require("helpers")
+
+local REL = 1e-9
+
+local function find(g, sx, sy, gx, gy, opts, out)
+  local o, st = {}, {}
+  for k, v in pairs(opts or {}) do o[k] = v end
+  o.stats = st
+  local p, c = g:find_path(sx, sy, gx, gy, o, out)
+  return p, c, st
+end
+
+-- A plain query (the subgoal graph when ready) against A* and against the
+-- path's own steps; returns nil or a message.
+local function compare(case, sx, sy, gx, gy, want_alg)
+  local ap, ac = find(case.grid, sx, sy, gx, gy, { algorithm = "astar" })
+  local p, c, st = find(case.grid, sx, sy, gx, gy)
+  local where = ("(%d,%d)->(%d,%d)"):format(sx, sy, gx, gy)
+  if want_alg and st.algorithm ~= want_alg then
+    return where .. ": ran " .. tostring(st.algorithm) .. ", not " .. want_alg
+  end
+  if not ap then
+    if p or c ~= ac then
+      return where .. ": A* says " .. tostring(ac) .. ", got " .. tostring(c)
+    end
+    return nil
+  end
+  if not p then return where .. ": found nothing: " .. tostring(c) end
+  if not helpers.close(ac, c, REL) then
+    return ("%s: A* cost %.17g, %s %.17g"):format(where, ac, st.algorithm, c)
+  end
+  local walked, why = helpers.check_path(case.desc, p, sx, sy, gx, gy)
+  if not walked then return where .. ": illegal path: " .. why end
+  if not helpers.close(walked, c, REL) then
+    return ("%s: cost %.17g, its steps sum to %.17g"):format(where, c, walked)
+  end
+  return nil
+end
+
+local JPS_LENGTHS = { helpers.LENGTHS[1], helpers.LENGTHS[2],
+                      helpers.LENGTHS[3] }
+
+describe("subgoal graphs (grid:prepare)", function()
+  it("cost what A* costs on random grids, through edits and prepare cycles",
+     function()
+    local rng = helpers.rng(2013)
+    local queries = 0
+    for i = 1, 260 do
+      local case = helpers.random_case(rng, astar, {
+        rule = "no_corner_cut", lengths = rng:pick(JPS_LENGTHS),
+        weights = rng:pick({ "uniform", "uniform_k" }),
+        width = rng:int(1, 24), height = rng:int(1, 24),
+        wall = rng:int(0, 45) / 100 })
+      local g, w, h = case.grid, case.width, case.height
+      local info = g:prepare("subgoal", nil, "always")
+      assert.are.equal("ready", g:prepared("subgoal"))
+      assert.is_true(info.ms >= 0 and info.bytes > 0)
+      for cycle = 1, 3 do
+        for _ = 1, 5 do
+          local sx, sy = helpers.pick_tile(rng, case)
+          local gx, gy = helpers.pick_tile(rng, case)
+          local ready = g:prepared("subgoal") == "ready"
+          local err = compare(case, sx, sy, gx, gy,
+                              ready and "subgoal" or "jps")
+          queries = queries + 1
+          if err then
+            error(helpers.describe_case(i, case, " cycle " .. cycle) .. ": "
+              .. err, 0)
+          end
+        end
+        -- edits: stale until the next prepare (every other cycle)
+        for _ = 1, rng:int(1, 3) do
+          local x, y = rng:int(1, w), rng:int(1, h)
+          if rng:chance(0.5) then
+            g:set_blocked(x, y)
+            case.costs[(y - 1) * w + x] = false
+          else
+            local c = 1
+            for k = 1, w * h do
+              if case.costs[k] then
+                c = case.costs[k]
+                break
+              end
+            end
+            g:set_cost(x, y, c)
+            case.costs[(y - 1) * w + x] = c
+          end
+        end
+        assert.are.equal("stale", g:prepared("subgoal"))
+        if cycle % 2 == 0 then g:prepare("subgoal", nil, "always") end
+      end
+      g:close()
+    end
+    assert.is_true(queries >= 3900)
+  end)
+
+  it("walks long corridors, rooms and open fields", function()
+    -- widths around the 64-bit words of the scans
+    for _, w in ipairs({ 62, 63, 64, 65, 66, 127, 128, 129, 150 }) do
+      local g = astar.new(w, 7)
+      g:fill_rect(5, 2, 1, 5, false) -- a wall with gaps
+      g:fill_rect(w - 3, 1, 1, 6, false)
+      g:set_blocked(math.floor(w / 2), 4)
+      local case = { grid = g, desc = helpers.desc_of_grid(g) }
+      g:prepare("subgoal", nil, "always")
+      for _, q in ipairs({ { 1, 4, w, 4 }, { w, 7, 1, 1 }, { 1, 1, w, 7 },
+                           { 2, 7, w - 1, 1 }, { 6, 1, 6, 7 } }) do
+        local err = compare(case, q[1], q[2], q[3], q[4], "subgoal")
+        assert(err == nil, w .. " wide: " .. tostring(err))
+      end
+      g:close()
+    end
+  end)
+
+  it("says ready, stale or nil; unprepare frees; memory counts it", function()
+    local g = astar.new(40, 40)
+    g:fill_rect(10, 10, 20, 1, false)
+    g:fill_rect(20, 15, 1, 20, false)
+    assert.is_nil(g:prepared("subgoal"))
+    find(g, 1, 1, 40, 40) -- JPS's own data made first
+    local before = g:memory()
+    local info = g:prepare("subgoal", nil, "always")
+    assert.is_true(info.subgoals >= 4 and info.edges >= 4)
+    assert.are.equal(before + info.bytes, g:memory())
+    local _, _, st = find(g, 1, 1, 40, 40)
+    assert.are.equal("subgoal", st.algorithm)
+    -- the old code path stays reachable
+    _, _, st = find(g, 1, 1, 40, 40, { algorithm = "jps" })
+    assert.are.equal("jps", st.algorithm)
+    g:set_blocked(1, 40)
+    assert.are.equal("stale", g:prepared("subgoal"))
+    _, _, st = find(g, 1, 1, 40, 40)
+    assert.are.equal("jps", st.algorithm)
+    info = g:prepare("subgoal", nil, "always")
+    assert.are.equal("ready", g:prepared("subgoal"))
+    before = g:memory()
+    g:unprepare("subgoal")
+    assert.is_nil(g:prepared("subgoal"))
+    assert.are.equal(before - info.bytes, g:memory())
+    _, _, st = find(g, 1, 1, 40, 40)
+    assert.are.equal("jps", st.algorithm)
+    g:unprepare("subgoal") -- twice is fine
+    g:close()
+  end)
+
+  it("is used only by queries it answers exactly", function()
+    local g = astar.new(30, 30)
+    g:fill_rect(5, 5, 20, 1, false)
+    g:prepare("subgoal", nil, "always")
+    local function alg(opts)
+      local _, _, st = find(g, 1, 1, 30, 30, opts)
+      return st.algorithm
+    end
+    assert.are.equal("subgoal", alg())
+    assert.are.equal("astar", alg({ algorithm = "astar" }))
+    assert.are.equal("jps", alg({ algorithm = "jps" }))
+    assert.are.equal("astar", alg({ tile_cost = function() return 1 end }))
+    assert.are.equal("jps", alg({ size = 2 })) -- big units: JPS
+    -- a path walked tile by tile: next_step and path iteration agree
+    local p = g:find_path(1, 1, 30, 30)
+    assert.is_true(#p >= 2 * 30)
+    g:close()
+  end)
+
+  it("answers time-sliced queries and fills explored", function()
+    local g = astar.new(50, 40)
+    for k = 0, 5 do g:fill_rect(5 + 7 * k, 3 + (k % 2) * 5, 2, 30, false) end
+    g:prepare("subgoal", nil, "always")
+    local _, want = find(g, 1, 1, 50, 40, { algorithm = "astar" })
+    local st = {}
+    local q = g:query(1, 1, 50, 40, { stats = st })
+    local steps = 0
+    local state = q:step(1)
+    while state == "running" do
+      steps = steps + 1
+      state = q:step(1)
+    end
+    assert.are.equal("found", state)
+    assert.is_true(steps >= 2)
+    local p, c = q:result()
+    assert.is_true(p ~= nil and helpers.close(c, want, REL))
+    assert.are.equal("subgoal", st.algorithm)
+    q:close()
+    local seen = {}
+    local path, _, exp = g:find_path(1, 1, 50, 40, { explored = seen })
+    assert.is_true(path ~= nil and exp >= 2)
+    assert.are.equal(2 * exp, #seen) -- the graph nodes expanded
+    g:close()
+  end)
+
+  it("prepares unit classes, each with its own graph", function()
+    local rows = {}
+    for y = 1, 20 do
+      rows[y] = (y == 10 and ("~"):rep(14) .. "." .. ("~"):rep(15))
+        or ("."):rep(30)
+    end
+    local g = astar.from_string(table.concat(rows, "\n"),
+      { ["."] = "grass", ["~"] = "water" }, { terrains = { "grass", "water" } })
+    g:set_unit("default", { water = 2 })
+    g:set_unit("boat", { grass = false, water = 1 })
+    g:set_unit("walker", { water = false })
+    assert.is_true(g:prepare("subgoal", { "walker", "boat" }, "always").bytes > 0)
+    assert.are.equal("ready", g:prepared("subgoal", "walker"))
+    assert.are.equal("ready", g:prepared("subgoal", "boat"))
+    assert.is_nil(g:prepared("subgoal"))
+    local p, c, st = find(g, 1, 1, 30, 20, { unit = "walker" })
+    assert.are.equal("subgoal", st.algorithm)
+    local _, c2 = find(g, 1, 1, 30, 20, { unit = "walker",
+                                           algorithm = "astar" })
+    assert.is_true(p ~= nil and helpers.close(c, c2, REL))
+    _, _, st = find(g, 1, 1, 30, 20)
+    assert.are.equal("astar", st.algorithm) -- terrain costs 1 and 2
+    g:close()
+  end)
+
+  it("refuses kinds and maps it cannot serve, with clear errors", function()
+    local g = astar.new(10, 10)
+    assert.are.equal(
+      "bad argument #2 to 'prepare' (kind must be one of 'subgoal', "
+      .. "'landmarks', got 'sub')",
+      helpers.error_of(g.prepare, g, "sub"))
+    assert.are.equal(
+      "bad argument #2 to 'prepared' (kind must be one of 'subgoal', "
+      .. "'landmarks', got 3)",
+      helpers.error_of(g.prepared, g, 3))
+    assert.are.equal(
+      "bad argument #2 to 'unprepare' (kind must be one of 'subgoal', "
+      .. "'landmarks', got no value)",
+      helpers.error_of(g.unprepare, g))
+    assert.are.equal(
+      "bad argument #4 to 'prepare' (mode must be 'auto' or 'always')",
+      helpers.error_of(g.prepare, g, "subgoal", nil, "sometimes"))
+    assert.are.equal(
+      "bad argument #3 to 'prepare' (units must not be an empty list)",
+      helpers.error_of(g.prepare, g, "subgoal", {}))
+    assert.matches("unit", helpers.error_of(g.prepare, g, "subgoal", "ghost"))
+    g:set_cost(3, 3, 2)
+    assert.are.equal(
+      "bad argument #2 to 'prepare' (kind 'subgoal' needs uniform tile costs)",
+      helpers.error_of(g.prepare, g, "subgoal"))
+    assert.is_nil(g:prepared("subgoal"))
+    local h = astar.new(10, 10, { diagonals = "always" })
+    assert.matches("needs 8%-way movement",
+                   helpers.error_of(h.prepare, h, "subgoal"))
+    g:close()
+    h:close()
+    assert.matches("closed", helpers.error_of(g.prepare, g, "subgoal"))
+  end)
+end)
+
+describe("subgoal graphs on MovingAI maps", function()
+  local dir = helpers.maps_dir()
+  if not dir then
+    helpers.missing_maps(it, pending, "subgoal scenario sample")
+    return
+  end
+  local function check(name, step)
+    local entries = assert(movingai.read_scenarios(dir .. "/" .. name
+                                                   .. ".map.scen"))
+    local grid = assert(astar.load_movingai(dir .. "/" .. name .. ".map"))
+    grid:prepare("subgoal", nil, "always")
+    local out, st = {}, {}
+    local bad = 0
+    for k = 1, #entries, step do
+      local e = entries[k]
+      local p, c = grid:find_path(e.sx, e.sy, e.gx, e.gy, { stats = st }, out)
+      assert.are.equal("subgoal", st.algorithm)
+      if not p or math.abs(c - e.length)
+                   > movingai.tolerance(e.length_text) then
+        bad = bad + 1
+        assert(bad > 0, ("%s #%d: expected %s, got %s"):format(name, k,
+          e.length_text, tostring(c)))
+        error(("%s #%d (%d,%d)->(%d,%d): expected %s, got %s"):format(name,
+          k, e.sx, e.sy, e.gx, e.gy, e.length_text, tostring(c)), 0)
+      end
+    end
+    grid:close()
+  end
+  it("are kept where the documented rule says they beat JPS", function()
+    local g = assert(astar.load_movingai(dir .. "/32room_000.map"))
+    local info = g:prepare("subgoal")
+    assert.is_nil(info.skipped)
+    assert.is_true(info.edges <= 4 * info.subgoals)
+    assert.are.equal("ready", g:prepared("subgoal"))
+    g:close()
+    g = assert(astar.load_movingai(dir .. "/brc202d.map"))
+    info = g:prepare("subgoal")
+    assert.matches("JPS is faster here", info.skipped)
+    assert.is_true(info.edges > 4 * info.subgoals and info.bytes == 0)
+    assert.is_nil(g:prepared("subgoal"))
+    local _, _, st = find(g, 1, 1, 1, 1)
+    assert.are.equal("jps", st.algorithm)
+    g:close()
+  end)
+  it("keep optimal costs on a sample of every map's scenarios", function()
+    for _, name in ipairs({ "arena", "32room_000", "brc202d",
+                            "maze512-4-0", "Berlin_0_512", "nighthaven",
+                            "lak303d", "AR0011SR", "Archipelago",
+                            "random512-10-0" }) do
+      check(name, 97)
+    end
+  end)
+  it("keep optimal costs on every scenario of every map #slow", function()
+    for _, name in ipairs({ "arena", "32room_000", "brc202d",
+                            "maze512-4-0", "Berlin_0_512", "nighthaven",
+                            "lak303d", "AR0011SR", "Archipelago",
+                            "random512-10-0" }) do
+      check(name, helpers.scenario_step())
+    end
+  end)
+end)

@@ -1,0 +1,331 @@
+/*
+ * A query over a prepared subgoal graph (subgoal.c builds it): the start
+ * and goal are joined to the subgoals they reach directly, A* runs over
+ * the graph with the octile heuristic on the context's stamp, heap and
+ * heap positions (nodes are tiles, as in JPS), and each edge is unfolded
+ * into tiles whose stamps carry their step direction, so
+ * astar_path_last/prev walk every tile of the path.  Costs are summed step
+ * by step from the start, in the order A* sums them.
+ */
+#include "astar.h"
+#include "heap.h"
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+
+#if defined(__GNUC__) || defined(__clang__)
+#define pop64(m) ((uint32_t)__builtin_popcountll(m))
+#else
+static uint32_t pop64(uint64_t m) {
+  uint32_t n = 0;
+  while (m) {
+    m &= m - 1;
+    n++;
+  }
+  return n;
+}
+#endif
+
+static inline int is_open(const uint64_t *bm, uint32_t i) {
+  return (int)((bm[i >> 6] >> (i & 63u)) & 1u);
+}
+
+typedef struct {
+  astar__run *R;
+  uint32_t tag;
+} marker;
+
+/* the goal's scan: its tiles get the goal mark's generation */
+static int mark_goal(void *ud, uint32_t tile) {
+  marker *m = ud;
+  uint32_t *stamp = m->R->s->stamp;
+  stamp[tile] = m->tag;
+  return ASTAR_OK;
+}
+
+static double octile(const astar__run *R, uint32_t a, uint32_t b) {
+  uint32_t stride = (uint32_t)R->G->stride;
+  int32_t dx = (int32_t)(a % stride) - (int32_t)(b % stride);
+  int32_t dy = (int32_t)(a / stride) - (int32_t)(b / stride);
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
+  return dx > dy ? R->hA * dx + R->hB * dy : R->hA * dy + R->hB * dx;
+}
+
+/* Puts tile t (at padded x, y) on the open list at cost ng from u (or
+ * lowers it).  Bit 0 of a tile's stamp direction says the goal's scan
+ * reached it. */
+static int relax_at(astar__run *R, uint32_t u, uint32_t t, int32_t x,
+                    int32_t y, double ng) {
+  astar_search *ctx = R->s;
+  uint32_t *stamp = ctx->stamp, sv = stamp[t], flag;
+  int32_t dx = x - R->gx, dy = y - R->gy;
+  size_t at;
+  astar_heap_entry e;
+  if ((sv & ASTAR__STAMP_GEN) == R->tag) {
+    if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
+    at = ctx->heap_pos[t];
+    if (ng >= ctx->heap[at].g) return ASTAR_OK;
+    flag = sv & 1u;
+  } else {
+    if (R->n == ctx->heap_cap && astar__grow_heap(ctx) != ASTAR_OK)
+      return ASTAR_ENOMEM;
+    at = R->n++;
+    R->r.generated++;
+    if (R->n > R->peak) R->peak = (uint32_t)R->n;
+    flag = (sv & ASTAR__STAMP_GEN) == R->gtag ? 1u : 0u;
+  }
+  stamp[t] = R->tag | flag;
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
+  e.key = astar__quantise(
+      ng + (dx > dy ? R->hA * dx + R->hB * dy : R->hA * dy + R->hB * dx),
+      R->inv_q);
+  e.g = ng;
+  e.node = t;
+  e.aux = u;
+  astar__heap_up(ctx->heap, ctx->heap_pos, at, e, 0);
+  return ASTAR_OK;
+}
+
+static int relax(astar__run *R, uint32_t u, uint32_t t, double ng) {
+  uint32_t stride = (uint32_t)R->G->stride;
+  return relax_at(R, u, t, (int32_t)(t % stride), (int32_t)(t / stride), ng);
+}
+
+typedef struct {
+  astar__run *R;
+  uint32_t from;
+  double g;
+} expander;
+
+static int relax_scan(void *ud, uint32_t tile) {
+  expander *x = ud;
+  return relax(x->R, x->from, tile, x->g + octile(x->R, x->from, tile));
+}
+
+static void view_run(const astar__run *R, astar__view *V) {
+  const astar__subgoals *s = R->sg;
+  astar__subgoal_view(R->G, &R->J, s, V);
+}
+
+int astar__subgoal_start(astar__run *R) {
+  const astar_grid *G = R->G;
+  astar_search *ctx = R->s;
+  const astar_query *q = &R->q;
+  double card, diag, c;
+  int st, apart = 0;
+  astar__view V;
+  if ((st = astar__jps_layer_size(G, q->unit, q->size, &R->J)) < 0) return st;
+  if (!astar__bit(R->J.passable, R->start)) {
+    R->r.outcome = ASTAR_START_BLOCKED;
+    return 1;
+  }
+  if (!astar__bit(R->J.passable, R->goal)) {
+    R->r.outcome = ASTAR_GOAL_BLOCKED;
+    return 1;
+  }
+  if (!q->no_zones && R->start != R->goal) {
+    if ((st = astar__zones_apart_size(G, q->unit, q->size, R->start, R->goal,
+                                      &apart)) != ASTAR_OK)
+      return st;
+    if (apart) {
+      R->r.outcome = ASTAR_NO_PATH;
+      return 1;
+    }
+  }
+  c = (double)R->J.uniform;
+  card = G->cardinal_length;
+  diag = G->diagonal_length;
+  R->hA = card * c;
+  R->hB = (diag - card) * c;
+  R->inv_q = 16777216.0 / (c * card);
+  {
+    int d;
+    for (d = 0; d < 8; d++) R->jstep[d] = G->step_length[d] * c;
+  }
+  /* two generations: the goal's mark, then the search's (a wrap between
+     them clears the stamps before either is written) */
+  R->gx = (int32_t)(R->goal % (uint32_t)G->stride);
+  R->gy = (int32_t)(R->goal / (uint32_t)G->stride);
+  R->gtag = astar__next_generation(ctx);
+  R->tag = ctx->explored_tag = astar__next_generation(ctx);
+  view_run(R, &V);
+  if (R->start != R->goal && !is_open(V.sub, R->goal)) {
+    marker m;
+    m.R = R;
+    m.tag = R->gtag;
+    astar__subgoal_scan(&V, R->goal, mark_goal, &m);
+  }
+  /* the start keeps the goal's mark (a subgoal the goal reaches) */
+  ctx->stamp[R->start] =
+      R->tag | ((ctx->stamp[R->start] & ASTAR__STAMP_GEN) == R->gtag ? 1u : 0u);
+  {
+    astar_heap_entry e;
+    e.key = astar__quantise(octile(R, R->start, R->goal), R->inv_q);
+    e.g = 0.0;
+    e.node = R->start;
+    e.aux = R->start;
+    astar__heap_up(ctx->heap, ctx->heap_pos, 0, e, 0);
+    R->n = 1;
+    R->r.generated = 1;
+    R->peak = 1;
+  }
+  return ASTAR_OK;
+}
+
+/* The direction of the step (sign dx, sign dy). */
+static unsigned dir_of(int dx, int dy) {
+  unsigned d;
+  for (d = 0; d < 8; d++)
+    if (astar_dir_dx[d] == dx && astar_dir_dy[d] == dy) return d;
+  return 0;
+}
+
+/* Can one step in direction d leave tile t (corner rule included)? */
+static int step_ok(const astar_grid *G, const uint64_t *pass, uint32_t t,
+                   unsigned d) {
+  uint32_t n;
+  d &= 7u;
+  n = (uint32_t)((int32_t)t + G->offset[d]);
+  if (!is_open(pass, n)) return 0;
+  if (d < 4) return 1;
+  /* cppcheck-suppress arrayIndexOutOfBoundsCond ; d is 4..7 here */
+  return is_open(pass, (uint32_t)((int32_t)t + astar_dir_dx[d])) &&
+         is_open(pass, (uint32_t)((int32_t)t + astar_dir_dy[d] * G->stride));
+}
+
+/* One edge a -> b into tiles: the diagonal steps first when that way is
+ * open, else the straight ones first (an edge the goal's scan found runs
+ * that way).  Writes each tile's step direction and sums the cost. */
+static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
+                        uint32_t *len) {
+  const astar_grid *G = R->G;
+  uint32_t stride = (uint32_t)G->stride, *stamp = R->s->stamp;
+  int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
+  int32_t dy = (int32_t)(b / stride) - (int32_t)(a / stride);
+  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd;
+  int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+  unsigned dd = dir_of(sx, sy);
+  unsigned ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
+  unsigned first = dd, second = ds;
+  int32_t n1 = nd, n2 = ns, k;
+  uint32_t t = a;
+  for (k = 0; k < nd + ns; k++) { /* diagonal first: open all the way? */
+    unsigned d = k < nd ? dd : ds;
+    if (!step_ok(G, R->J.passable, t, d)) {
+      first = ds;
+      second = dd;
+      n1 = ns;
+      n2 = nd;
+      break;
+    }
+    t = (uint32_t)((int32_t)t + G->offset[d]);
+  }
+  t = a;
+  for (k = 0; k < n1 + n2; k++) {
+    unsigned d = k < n1 ? first : second;
+    t = (uint32_t)((int32_t)t + G->offset[d]);
+    stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;
+    *g += G->step_length[d] * (double)R->J.cost[t];
+    (*len)++;
+  }
+}
+
+static void unfold(astar__run *R) {
+  uint32_t *link = R->s->heap_pos;
+  uint32_t v = R->goal, child = NONE, cur, len = 1;
+  double g = 0.0;
+  while (v != R->start) {
+    uint32_t p = link[v];
+    link[v] = child;
+    child = v;
+    v = p;
+  }
+  link[R->start] = child;
+  for (cur = R->start; cur != R->goal; cur = link[cur])
+    unfold_edge(R, cur, link[cur], &g, &len);
+  R->r.cost = g;
+  R->r.length = len;
+}
+
+int astar__subgoal_step(astar__run *R, uint32_t budget) {
+  astar_search *ctx = R->s;
+  const astar__subgoals *sg = R->sg;
+  const uint32_t start = R->start, goal = R->goal;
+  uint32_t left = budget != 0 ? budget : UINT32_MAX;
+  int st = ASTAR_OK;
+  astar__view V;
+  view_run(R, &V);
+  V.extra = goal;
+  V.extra_t = (goal % V.stride) * V.tstride + goal / V.stride;
+  while (R->n > 0) {
+    astar_heap_entry *heap = ctx->heap;
+    uint32_t u = heap[0].node, parent = heap[0].aux;
+    double gu = heap[0].g;
+    if (left-- == 0) return ASTAR__SUSPENDED;
+    if (R->n > 1) astar__heap_pop(heap, ctx->heap_pos, R->n, 0);
+    R->n--;
+    ctx->stamp[u] |= ASTAR__STAMP_CLOSED;
+    ctx->heap_pos[u] = parent;
+    R->expanded++;
+    if (u == goal) {
+      R->found = 1;
+      break;
+    }
+    if (ctx->stamp[u] & 1u) { /* the goal's scan reached u */
+      if ((st = relax(R, u, goal, gu + octile(R, u, goal))) != ASTAR_OK)
+        break;
+    }
+    if (is_open(sg->bits, u)) { /* a subgoal: its edges */
+      uint32_t id = astar__subgoal_id(sg, u), e, end = sg->first[id + 1];
+      const struct astar__subgoal_at *ua = &sg->at[id];
+      const uint32_t tag = R->tag;
+      for (e = sg->first[id]; e < end; e++) {
+        const struct astar__subgoal_at *ta = &sg->at[sg->adj[e]];
+        uint32_t sv = ctx->stamp[ta->tile];
+        int32_t dx, dy;
+        if ((sv & ASTAR__STAMP_GEN) == tag && (sv & ASTAR__STAMP_CLOSED))
+          continue;
+        dx = ta->x - ua->x;
+        dy = ta->y - ua->y;
+        if (dx < 0) dx = -dx;
+        if (dy < 0) dy = -dy;
+        if ((st = relax_at(R, u, ta->tile, ta->x, ta->y,
+                           gu + (dx > dy ? R->hA * dx + R->hB * dy
+                                         : R->hA * dy + R->hB * dx))) !=
+            ASTAR_OK)
+          break;
+      }
+      if (st != ASTAR_OK) break;
+    } else if (u == start) {
+      expander x;
+      x.R = R;
+      x.from = u;
+      x.g = gu;
+      if ((st = astar__subgoal_scan(&V, u, relax_scan, &x)) != ASTAR_OK) break;
+    }
+  }
+  R->r.expanded = R->expanded;
+  R->r.peak_open = R->peak;
+  if (st != ASTAR_OK) return st;
+  if (R->found) {
+    R->r.outcome = ASTAR_FOUND;
+    if (start == goal) {
+      R->r.cost = 0.0;
+      R->r.length = 1;
+    } else {
+      unfold(R);
+    }
+    R->r.end_x = R->q.gx;
+    R->r.end_y = R->q.gy;
+  } else {
+    R->r.outcome = ASTAR_NO_PATH;
+  }
+  astar__finish(R, R->found, goal);
+  return ASTAR_OK;
+}
