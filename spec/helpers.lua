@@ -10,6 +10,7 @@
 --   helpers.random_case(rng, astar [, opts]) random grid + its description
 --   helpers.pick_tile(rng, case)             a (passable) tile of a case
 --   helpers.maps_dir()                       "../shared/maps" or nil
+--   helpers.cases(n)                         n, or n / 10 under ASTAR_LIGHT=1
 --   helpers.scenario_step()                  1, or 7 on 5.1-5.3: scenarios run
 --   helpers.error_of(f, ...)                 the message f raised
 --   helpers.missing(it, pending, r)          fail or pend without a resource
@@ -543,6 +544,18 @@ end
 -- 5.4 and LuaJIT (the runtimes games use most), every 7th elsewhere (CI
 -- time: the maps are the slowest specs), or every one anywhere when
 -- ASTAR_ALL_SCENARIOS=1.  Returns the step between scenarios run.
+-- How many random cases a heavy property test runs: all of them, or a
+-- tenth in the runs where every step is slow (make gcstress and make
+-- valgrind set ASTAR_LIGHT=1).  Those runs look for memory and collector
+-- faults, which a tenth of the cases still reaches; the plain runs on
+-- every runtime, and ASan, keep every case.
+function helpers.cases(n)
+  if os.getenv("ASTAR_LIGHT") == "1" then
+    return math.max(1, math.ceil(n / 10))
+  end
+  return n
+end
+
 function helpers.scenario_step()
   if os.getenv("ASTAR_ALL_SCENARIOS") == "1" then return 1 end
   if _VERSION == "Lua 5.4" or rawget(_G, "jit") ~= nil then return 1 end

@@ -826,13 +826,14 @@ static int ffi_steps(void *p, double *xy, int n) {
   lfield *F = (lfield *)p;
   astar_layer layer;
   const astar_grid *g;
-  int k;
+  size_t k, pairs;
   uint32_t i;
   if (n < 0 || !ffi_ready(F, &layer)) return -2;
-  for (k = 0; k < n; k++)
+  pairs = (size_t)n;
+  for (k = 0; k < pairs; k++)
     if (!ffi_tile(F, xy[2 * k], xy[2 * k + 1], &i)) return -2;
   g = &F->grid->g;
-  for (k = 0; k < n; k++) {
+  for (k = 0; k < pairs; k++) {
     uint32_t next;
     double step;
     int dir;

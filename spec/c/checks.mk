@@ -56,7 +56,8 @@ close-check: build/oom/close_host build/oom/close_host_asan build/5.4/astar/core
 .PHONY: close-check
 
 # GC stress: the busted suite minus #slow under spec/c/gc_stress.lua (pause
-# 0 and tiny steps), on Lua 5.4 and LuaJIT.  busted's --helper loads it on
+# 0 and tiny steps), on Lua 5.4 and LuaJIT; ASTAR_LIGHT=1: the heavy
+# property tests run a tenth of their random cases (helpers.cases).  busted's --helper loads it on
 # top of the ordinary named runs, so .busted needs no extra entry.
 # GC_STRESS_54=generational uses Lua 5.4's generational mode instead.
 BUSTED ?= $(shell command -v busted)
@@ -67,7 +68,7 @@ gcstress: build/5.4/astar/core.so build/jit/astar/core.so
 	for spec in "lua5.4 lua54 gcstress54" "luajit luajit gcstress-jit"; do \
 	  set -- $$spec; out=build/results/$$3.tap; start=$$(date +%s); \
 	  echo "== busted on $$1 --run=$$2 with spec/c/gc_stress.lua"; \
-	  ASTAR_GC_STRESS=$(GC_STRESS_54) $$1 $(BUSTED) --run=$$2 \
+	  ASTAR_GC_STRESS=$(GC_STRESS_54) ASTAR_LIGHT=1 $$1 $(BUSTED) --run=$$2 \
 	    --helper=spec/c/gc_stress.lua --exclude-tags=slow -o TAP > $$out 2>&1; \
 	  rc=$$?; \
 	  grep -v '^ok ' $$out | grep -v '^#' | grep -v '^1\.\.' || true; \
