@@ -714,4 +714,48 @@ int astar__callback_moves(astar__run *S, uint32_t u, unsigned *moves);
 /* Records the end of a search in the context (the path walk's state). */
 void astar__finish(astar__run *R, int found, uint32_t end);
 
+/* ---- bit words (jps.c, subgoal.c, subgoal_search.c) ----
+ * The lowest set bit's index, the count of leading zeros, the highest set
+ * bit's index and the number of set bits of a non-zero 64-bit word (pop:
+ * any word). */
+#if defined(__GNUC__) || defined(__clang__)
+static inline unsigned astar__ctz64(uint64_t m) {
+  return (unsigned)__builtin_ctzll(m);
+}
+static inline unsigned astar__clz64(uint64_t m) {
+  return (unsigned)__builtin_clzll(m);
+}
+static inline uint32_t astar__pop64(uint64_t m) {
+  return (uint32_t)__builtin_popcountll(m);
+}
+#else
+static inline unsigned astar__ctz64(uint64_t m) {
+  unsigned b = 0;
+  while (!(m & 1u)) {
+    m >>= 1;
+    b++;
+  }
+  return b;
+}
+static inline unsigned astar__clz64(uint64_t m) {
+  unsigned b = 0;
+  while (!(m & ((uint64_t)1 << 63))) {
+    m <<= 1;
+    b++;
+  }
+  return b;
+}
+static inline uint32_t astar__pop64(uint64_t m) {
+  uint32_t n = 0;
+  while (m) {
+    m &= m - 1;
+    n++;
+  }
+  return n;
+}
+#endif
+static inline unsigned astar__msb64(uint64_t m) {
+  return 63u - astar__clz64(m);
+}
+
 #endif

@@ -30,25 +30,6 @@
 #define NONE UINT32_MAX
 #define LOW63 (~(uint64_t)0 >> 1)
 
-#if defined(__GNUC__) || defined(__clang__)
-#define ctz64(m) ((unsigned)__builtin_ctzll(m))
-#define msb64(m) (63u - (unsigned)__builtin_clzll(m))
-#else
-static unsigned ctz64(uint64_t m) {
-  unsigned b = 0;
-  while (!(m & 1u)) {
-    m >>= 1;
-    b++;
-  }
-  return b;
-}
-static unsigned msb64(uint64_t m) {
-  unsigned b = 0;
-  while (m >>= 1) b++;
-  return b;
-}
-#endif
-
 /* ---- bits ---- */
 
 /* A bitmap seen as rows of `stride` bits: the grid's own (row-major), or
@@ -110,7 +91,7 @@ static uint32_t jump_east(const bitmap *b, uint32_t from, uint32_t goal) {
     if (gd < 63) stop |= (uint64_t)1 << gd;
     stop &= LOW63;
     if (stop) {
-      unsigned k = ctz64(stop);
+      unsigned k = astar__ctz64(stop);
       return (cur >> k) & 1u ? i + k : NONE;
     }
     i += 63;
@@ -129,7 +110,7 @@ static uint32_t jump_west(const bitmap *b, uint32_t from, uint32_t goal) {
     if (gd >= 0 && gd < 63) stop |= (uint64_t)1 << gd;
     stop &= LOW63;
     if (stop) {
-      unsigned k = msb64(stop);
+      unsigned k = astar__msb64(stop);
       return (cur >> k) & 1u ? (uint32_t)(base + k) : NONE;
     }
     i -= 63;
@@ -142,7 +123,6 @@ typedef struct {
   bitmap b, t;
   uint32_t goal, goal_t;
 } planes;
-
 
 /* Straight jump d from tile i (it: i's index in the column-major copy,
  * (i % row stride) * column stride + i / row stride); returns the jump point's
@@ -541,7 +521,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
     O.peak = peak;
     O.generated = generated;
     while (dirs) {
-      unsigned d = (unsigned)ctz64(dirs);
+      unsigned d = (unsigned)astar__ctz64(dirs);
       uint32_t j, k;
       dirs &= dirs - 1;
       if (d >= 4 && !q->jps_classic) {

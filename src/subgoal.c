@@ -28,38 +28,6 @@
 
 #define NONE UINT32_MAX
 
-#if defined(__GNUC__) || defined(__clang__)
-#define ctz64(m) ((unsigned)__builtin_ctzll(m))
-#define clz64(m) ((unsigned)__builtin_clzll(m))
-#define pop64(m) ((uint32_t)__builtin_popcountll(m))
-#else
-static unsigned ctz64(uint64_t m) {
-  unsigned b = 0;
-  while (!(m & 1u)) {
-    m >>= 1;
-    b++;
-  }
-  return b;
-}
-static unsigned clz64(uint64_t m) {
-  unsigned b = 0;
-  while (!(m & ((uint64_t)1 << 63))) {
-    m <<= 1;
-    b++;
-  }
-  return b;
-}
-static uint32_t pop64(uint64_t m) {
-  uint32_t n = 0;
-  while (m) {
-    m &= m - 1;
-    n++;
-  }
-  return n;
-}
-#endif
-
-
 /* ---- bits ---- */
 
 /* 64 bits from bit pos on; bits before 0 and past the end read as 0. */
@@ -81,7 +49,6 @@ static inline uint64_t bits_at(const uint64_t *bm, size_t nwords,
   return (lo >> s) | (hi << (64u - s));
 }
 
-
 /* Distance (>= 1) from p to the first tile after it along the plane's
  * rows (forward: +1, else -1) that is blocked, a subgoal or the extra
  * tile.  The border is blocked, so a run never leaves its row. */
@@ -93,7 +60,7 @@ static uint32_t run(const uint64_t *pass, const uint64_t *sub, size_t nwords,
       int64_t at = (int64_t)p + d;
       uint64_t stop = ~bits_at(pass, nwords, at) | bits_at(sub, nwords, at);
       if (stop) {
-        d += ctz64(stop);
+        d += astar__ctz64(stop);
         break;
       }
       d += 64;
@@ -104,7 +71,7 @@ static uint32_t run(const uint64_t *pass, const uint64_t *sub, size_t nwords,
       int64_t at = (int64_t)p - d - 63; /* bit 63 is tile p - d */
       uint64_t stop = ~bits_at(pass, nwords, at) | bits_at(sub, nwords, at);
       if (stop) {
-        d += clz64(stop);
+        d += astar__clz64(stop);
         break;
       }
       d += 64;
@@ -359,7 +326,7 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
   for (w = 0; w < s->nwords; w++) {
     uint64_t m = J.passable[w];
     while (m) {
-      unsigned bit = ctz64(m);
+      unsigned bit = astar__ctz64(m);
       uint32_t t = (uint32_t)(w * 64u + bit), x, y;
       int dd;
       m &= m - 1;
@@ -385,7 +352,7 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
   total = 0;
   for (w = 0; w < s->nwords; w++) {
     s->rank[w] = total;
-    total += pop64(s->bits[w]);
+    total += astar__pop64(s->bits[w]);
   }
   s->nsub = total;
   s->first = astar__alloc(g, (size_t)total + 1, sizeof(uint32_t));
@@ -401,7 +368,7 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
   for (w = 0; w < s->nwords; w++) {
     uint64_t m = s->bits[w];
     while (m) {
-      i = (uint32_t)(w * 64u + ctz64(m));
+      i = (uint32_t)(w * 64u + astar__ctz64(m));
       m &= m - 1;
       s->at[k].tile = i;
       s->at[k].x = (int32_t)(i % stride);

@@ -16,19 +16,6 @@
 
 #define NONE UINT32_MAX
 
-#if defined(__GNUC__) || defined(__clang__)
-#define pop64(m) ((uint32_t)__builtin_popcountll(m))
-#else
-static uint32_t pop64(uint64_t m) {
-  uint32_t n = 0;
-  while (m) {
-    m &= m - 1;
-    n++;
-  }
-  return n;
-}
-#endif
-
 static inline int is_open(const uint64_t *bm, uint32_t i) {
   return (int)((bm[i >> 6] >> (i & 63u)) & 1u);
 }
