@@ -222,7 +222,11 @@ for _, path in ipairs(files) do
 
   local costs, out = {}, {}
   for a, aname in ipairs(algos) do
-    local options = ALGORITHMS[aname] or nil
+    -- one options table per algorithm, its stats table reused: stats.algorithm
+    -- names what ran (auto picks per query)
+    local stats = {}
+    local options = { stats = stats }
+    for key, v in pairs(ALGORITHMS[aname] or {}) do options[key] = v end
     local ran = "?"
     for k = 1, n do costs[k] = false end
     local best, expanded = math.huge, 0
@@ -234,9 +238,9 @@ for _, path in ipairs(files) do
       local exp_sum = 0
       local t0 = clock()
       for k = 1, n do
-        local p, cost, exp, alg = grid:find_path(SX[k], SY[k], GX[k], GY[k], options, out)
+        local p, cost, exp = grid:find_path(SX[k], SY[k], GX[k], GY[k], options, out)
         costs[k] = p and cost or false
-        ran = alg
+        ran = stats.algorithm or ran
         exp_sum = exp_sum + (exp or 0)
       end
       local t = clock() - t0
