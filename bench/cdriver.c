@@ -36,7 +36,7 @@ static const char usage_text[] =
     "usage: cdriver [--algorithm LIST] [--every N] [--repeat N] [--wall] "
     "FILE.map.scen|DIR ...\n"
     "  --algorithm LIST  comma-separated: astar (default), jps, auto,\n"
-    "                    jps_classic, subgoal\n"
+    "                    jps_classic, subgoal, astar_heap\n"
     "  --every N         run every Nth scenario of each file (default 1: all)\n"
     "  --repeat N        time each file N times, report the fastest "
     "(default 1)\n"
@@ -372,12 +372,16 @@ static long count_arg(const char *name, const char *value) {
 /* ---- algorithms ---- */
 
 /* 0-2: ASTAR_ALGO_*; jps_classic: JPS without the 2014 pruning (as it
-   ran before); subgoal: auto on the grid after astar_subgoal_build */
+   ran before); subgoal: auto on the grid after astar_subgoal_build;
+   astar_heap: A* with the binary heap (ASTAR_OPEN_HEAP) instead of the
+   bucket queue */
 static const char *const algo_names[] = {"auto", "astar", "jps",
-                                         "jps_classic", "subgoal"};
-#define NAMES 5
+                                         "jps_classic", "subgoal",
+                                         "astar_heap"};
+#define NAMES 6
 #define JPS_CLASSIC 3
 #define SUBGOAL 4
+#define ASTAR_HEAP 5
 #define MAX_ALGOS 8
 
 /* Parses "astar,jps" into ASTAR_ALGO_* codes; returns how many. */
@@ -391,7 +395,7 @@ static int parse_algorithms(const char *list, int *out) {
       if (strlen(algo_names[a]) == len && strncmp(p, algo_names[a], len) == 0)
         found = a;
     if (found < 0 || n == MAX_ALGOS)
-      die("unknown algorithm '%s' (known: %s)", list, "astar, jps, auto, jps_classic, subgoal");
+      die("unknown algorithm '%s' (known: %s)", list, "astar, jps, auto, jps_classic, subgoal, astar_heap");
     out[n++] = found;
     if (p[len] == '\0') break;
     p += len + 1;
@@ -512,6 +516,9 @@ int main(int argc, char **argv) {
       if (algos[ai] == JPS_CLASSIC) {
         q.algorithm = ASTAR_ALGO_JPS;
         q.jps_classic = 1;
+      } else if (algos[ai] == ASTAR_HEAP) {
+        q.algorithm = ASTAR_ALGO_ASTAR;
+        q.open_list = ASTAR_OPEN_HEAP;
       } else if (algos[ai] == SUBGOAL) {
         int refusal;
         q.algorithm = ASTAR_ALGO_AUTO;
