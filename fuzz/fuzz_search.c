@@ -508,8 +508,16 @@ static void check_result(const astar_query *q, const astar_result *r,
   /* auto runs JPS exactly where it applies (JPS: same costs as A*, checked
      against the reference below like A*'s) */
   FZ_ASSERT(r->algorithm == (jps_refusal(q) == ASTAR_REFUSE_NONE
-                                 ? ASTAR_ALGO_JPS : ASTAR_ALGO_ASTAR) ||
+                                 ? (astar_subgoal_state(&grid, q->unit) ==
+                                            ASTAR_SUBGOAL_READY
+                                        ? ASTAR_ALGO_SUBGOAL
+                                        : ASTAR_ALGO_JPS)
+                                 : ASTAR_ALGO_ASTAR) ||
             q->algorithm != ASTAR_ALGO_AUTO);
+  /* landmarks are read only while fresh (and then only by A*) */
+  FZ_ASSERT(!r->landmarks ||
+            (astar_landmarks_state(&grid) == ASTAR_LANDMARKS_READY &&
+             r->algorithm == ASTAR_ALGO_ASTAR));
   FZ_ASSERT(r->expanded <= (uint32_t)passable);
   check_explored(r);
 
@@ -533,9 +541,11 @@ static void check_result(const astar_query *q, const astar_result *r,
       nodes[len++] = node;
     }
     FZ_ASSERT(len == r->length);
-    /* A* expands every tile of its path; JPS only the jump points */
-    FZ_ASSERT(r->algorithm == ASTAR_ALGO_JPS ? r->expanded >= 1
-                                             : r->expanded >= len);
+    /* A* expands every tile of its path; JPS only the jump points, the
+       subgoal graph only subgoals (none when the goal is in direct reach) */
+    FZ_ASSERT(r->algorithm == ASTAR_ALGO_JPS      ? r->expanded >= 1
+              : r->algorithm == ASTAR_ALGO_SUBGOAL ? 1
+                                                  : r->expanded >= len);
     FZ_ASSERT(nodes[0] == astar_index(&grid, q->gx, q->gy));
     FZ_ASSERT(nodes[len - 1] == astar_index(&grid, q->sx, q->sy));
     for (k = 0; k < len; k++) {
@@ -856,6 +866,71 @@ static void reinit(unsigned f) {
   FZ_ASSERT(heap.live == astar_grid_bytes(M.w, M.h, 0));
 }
 
+/* Op 15: preprocessing the map (its layers prepared first).  v & 1:
+ * landmarks (k = (v >> 1 & 3) + 1, for the default unit and every class
+ * defined), else the subgoal graph of unit (v >> 1) % NUNIT.  v & 128:
+ * drop instead.  f & 8: allocation (f & 3) + 1 fails (f & 4: and all after):
+ * ENOMEM only when one really failed, and the map keeps what it had.
+ * Later queries check their costs against the reference as always: a
+ * fresh landmark bound or graph must not change an optimal cost, a stale
+ * one must not be used. */
+static void preprocess(unsigned v, unsigned f) {
+  astar_query q;
+  int rc, units[NUNIT], n = 0, u, refusal = 0, before;
+  astar_query_defaults(&q);
+  prepare_map(&q, 0);
+  for (u = 0; u < NUNIT; u++)
+    if (u == 0 || M.unit[u].defined) units[n++] = u;
+  u = (int)((v >> 1) % NUNIT);
+  if (u > 0 && !M.unit[u].defined) u = 0;
+  if (v & 128) {
+    if (v & 1)
+      astar_landmarks_drop(&grid);
+    else
+      astar_subgoal_drop(&grid, u);
+    FZ_ASSERT(v & 1 ? astar_landmarks_state(&grid) == ASTAR_LANDMARKS_NONE
+                    : astar_subgoal_state(&grid, u) == ASTAR_SUBGOAL_NONE);
+  } else {
+    before = v & 1 ? astar_landmarks_state(&grid)
+                   : astar_subgoal_state(&grid, u);
+    if (f & 8) {
+      heap.fail_at = heap.count + (f & 3) + 1;
+      heap.fail_sticky = (f & 4) != 0;
+      heap.failed = 0;
+    }
+    if (v & 1)
+      rc = astar_landmarks_build(&grid, units, n, (int)((v >> 1) & 3) + 1);
+    else
+      rc = astar_subgoal_build(&grid, u, &refusal);
+    TRACE("preprocess %s (unit %d)%s = %d (refusal %d)\n",
+          v & 1 ? "landmarks" : "subgoal", u, f & 8 ? " failing" : "", rc,
+          refusal);
+    if (f & 8) {
+      heap.fail_at = 0;
+      if (rc == ASTAR_ENOMEM) FZ_ASSERT(heap.failed > 0);
+      else FZ_ASSERT(heap.failed == 0);
+    }
+    if (rc == ASTAR_OK) {
+      FZ_ASSERT(v & 1 ? astar_landmarks_state(&grid) == ASTAR_LANDMARKS_READY
+                      : astar_subgoal_state(&grid, u) == ASTAR_SUBGOAL_READY);
+    } else {
+      /* refused (not JPS's kind of map, or costs too wide): what the map
+       * had is kept.  Out of memory: landmarks keep the old ones; a
+       * subgoal build has dropped the unit's old graph first (astar.h) */
+      FZ_ASSERT(rc == ASTAR_ENOMEM || rc == ASTAR_EINVAL ||
+                rc == ASTAR_ETOOBIG);
+      if (v & 1 || rc != ASTAR_ENOMEM)
+        FZ_ASSERT(before == (v & 1 ? astar_landmarks_state(&grid)
+                                   : astar_subgoal_state(&grid, u)));
+      else
+        FZ_ASSERT(astar_subgoal_state(&grid, u) == ASTAR_SUBGOAL_NONE);
+    }
+  }
+  FZ_ASSERT(heap.live == astar_grid_memory(&grid));
+  check_model();
+  map_sum = map_checksum(); /* the map struct holds the new data */
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_reader rd;
   unsigned b2, b3;
@@ -881,7 +956,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   check_model();
 
   while (rd.n > 0 && ops++ < 256) {
-    unsigned op = fz_byte(&rd) % 15;
+    /* bytes 240..255 pick op 15 (preprocessing); the others keep the
+     * meaning they had before op 15 existed, so the corpus still replays
+     * what it found */
+    unsigned ob = fz_byte(&rd), op = ob >= 240 ? 15 : ob % 15;
     astar_query q;
     astar_result r;
     /* every edit leaves the map to be prepared; the full model check
@@ -1094,6 +1172,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       prepare_map(&q, 0);
       settle_query(&q);
       run_query(&q, &r);
+      break;
+    }
+    case 15: { /* landmarks or a subgoal graph built, or dropped */
+      unsigned v = fz_byte(&rd), f = fz_byte(&rd);
+      preprocess(v, f);
       break;
     }
     default: { /* the same query twice: deterministic, same path */

@@ -643,7 +643,9 @@ int astar_grid_prepared(const astar_grid *g, const astar_query *q);
  * reason in *refusal (ASTAR_REFUSE_*).  From then on astar_find_path's
  * AUTO queries that JPS would answer run over the graph instead
  * (r->algorithm == ASTAR_ALGO_SUBGOAL), until an edit makes it stale:
- * they fall back to JPS until the next build.  drop frees unit's graph
+ * they fall back to JPS until the next build.  A refusal keeps the graph
+ * the unit had; ENOMEM leaves it none (the old one is freed first, so a
+ * rebuild never holds two).  drop frees unit's graph
  * (unit < 0: all); memory counts bytes held (unit < 0: all). */
 enum { ASTAR_SUBGOAL_NONE = 0, ASTAR_SUBGOAL_READY, ASTAR_SUBGOAL_STALE };
 int astar_subgoal_build(astar_grid *g, int unit, int *refusal);

@@ -245,7 +245,7 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
   const astar__subgoals *sg = R->sg;
   const uint32_t start = R->start, goal = R->goal;
   uint32_t left = budget != 0 ? budget : UINT32_MAX;
-  int st = ASTAR_OK;
+  int st = ASTAR_OK, suspended = 0;
   astar__view V;
   view_run(R, &V);
   V.extra = goal;
@@ -254,7 +254,10 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
     astar_heap_entry *heap = ctx->heap;
     uint32_t u = heap[0].node, parent = heap[0].aux;
     double gu = heap[0].g;
-    if (left-- == 0) return ASTAR__SUSPENDED;
+    if (left-- == 0) { /* suspended: the counts below still move */
+      suspended = 1;
+      break;
+    }
     if (R->n > 1) astar__heap_pop(heap, ctx->heap_pos, R->n, 0);
     R->n--;
     ctx->stamp[u] |= ASTAR__STAMP_CLOSED;
@@ -300,6 +303,7 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
   R->r.expanded = R->expanded;
   R->r.peak_open = R->peak;
   if (st != ASTAR_OK) return st;
+  if (suspended) return ASTAR__SUSPENDED;
   if (R->found) {
     R->r.outcome = ASTAR_FOUND;
     if (start == goal) {
