@@ -918,7 +918,7 @@ static void preprocess(unsigned v, unsigned f) {
        * had is kept.  Out of memory: landmarks keep the old ones; a
        * subgoal build has dropped the unit's old graph first (astar.h) */
       FZ_ASSERT(rc == ASTAR_ENOMEM || rc == ASTAR_EINVAL ||
-                rc == ASTAR_ETOOBIG);
+                rc == ASTAR_ETOOBIG || rc == ASTAR_EPREPARE);
       if (v & 1 || rc != ASTAR_ENOMEM)
         FZ_ASSERT(before == (v & 1 ? astar_landmarks_state(&grid)
                                    : astar_subgoal_state(&grid, u)));
