@@ -16,6 +16,7 @@
  * heap at all.
  */
 #include "astar.h"
+#include "fqueue.h"
 #include "heap.h"
 #include "internal.h"
 
@@ -50,6 +51,10 @@ void astar_field_release(astar_field *f) {
                   sizeof(int32_t));
   astar__mem_free(s->alloc, s->alloc_ud, f->ov_cost, f->ov_cap,
                   sizeof(double));
+  if (f->fq != NULL) {
+    astar__fq_release(f->fq, s->alloc, s->alloc_ud);
+    astar__mem_free(s->alloc, s->alloc_ud, f->fq, 1, sizeof *f->fq);
+  }
   astar_search_release(s);
   astar_field_init(f, s->alloc, s->alloc_ud);
 }
@@ -60,6 +65,7 @@ size_t astar_field_memory(const astar_field *f) {
   if (f->order != NULL) n += (size_t)f->ntiles * sizeof(uint32_t);
   if (f->ov_xy != NULL)
     n += f->ov_cap * (2 * sizeof(int32_t) + sizeof(double));
+  if (f->fq != NULL) n += astar__fq_memory(f->fq);
   return n;
 }
 
@@ -104,6 +110,7 @@ typedef struct build {
   const uint32_t *mark; /* the overlay's marks (tag f->mtag), or NULL */
   const double *add;
   const uint64_t *near;
+  astar__fq *Q; /* the radix heap, or NULL: the binary heap */
 } build;
 
 static int expand_x(build *B, size_t *n, uint32_t u, double g);
@@ -158,12 +165,51 @@ static int corner_ok(build *B, uint32_t u, unsigned d, int *ok) {
 
 #define NOT_QUEUED UINT32_MAX /* heap_pos of a seed not on the heap yet */
 
+/* Under the radix heap an open tile's g (a double) lives in what is
+ * free while it is open: the high half in value[] (as bits), the low
+ * half in heap_pos[].  Closing writes value[] over it. */
+static inline double open_g(const astar_field *f, uint32_t v) {
+  uint32_t hi;
+  uint64_t b;
+  double g;
+  memcpy(&hi, &f->value[v], sizeof hi);
+  b = (uint64_t)hi << 32 | f->ctx.heap_pos[v];
+  memcpy(&g, &b, sizeof g);
+  return g;
+}
+
+static inline void set_open_g(astar_field *f, uint32_t v, double g) {
+  uint64_t b;
+  uint32_t hi;
+  memcpy(&b, &g, sizeof b);
+  hi = (uint32_t)(b >> 32);
+  memcpy(&f->value[v], &hi, sizeof hi);
+  f->ctx.heap_pos[v] = (uint32_t)b;
+}
+
+/* offer() under the radix heap: no decrease-key, a cheaper g pushes the
+ * tile again (the dearer entry is dropped when it comes off). */
+static int offer_fq(build *B, uint32_t v, double ng, unsigned d) {
+  astar_field *f = B->f;
+  astar_search *s = &f->ctx;
+  uint32_t sv = s->stamp[v];
+  if ((sv & ASTAR__STAMP_GEN) == B->tag) {
+    if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
+    if (ng >= open_g(f, v)) return ASTAR_OK;
+  }
+  set_open_g(f, v, ng);
+  s->stamp[v] = B->tag | d;
+  return astar__fq_push(B->Q, astar__fq_key(ng), v, s->alloc, s->alloc_ud);
+}
+
 /* Offers ng to tile v (parent direction d): opens it or lowers its g. */
 static int offer(build *B, size_t *n, uint32_t v, double ng, unsigned d) {
   astar_search *s = &B->f->ctx;
-  uint32_t sv = s->stamp[v];
+  uint32_t sv;
   astar_heap_entry e;
   size_t at;
+  if (B->Q != NULL) return offer_fq(B, v, ng, d);
+  sv = s->stamp[v];
   if ((sv & ASTAR__STAMP_GEN) == B->tag) {
     if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
     at = s->heap_pos[v];
@@ -201,6 +247,61 @@ static inline void close_tile(build *B, uint32_t v, double g) {
   f->order[f->count++] = v;
 }
 
+/* The next tile to close under the radix heap, into *u at *g: 1, or 0
+ * when none is left, or an error.  The seeds order[*cur .. end) are
+ * sorted by their g (in open_g); each goes on the queue when its turn
+ * comes (its key at most the queue's least) or before a close would
+ * write over it, as in run_heap.  A seed goes on only once its key is at
+ * most the least key, so no key pushed is below the queue's last. */
+static int next_fq(build *B, uint32_t *cur, uint32_t end, uint32_t *u,
+                   double *g) {
+  astar_field *f = B->f;
+  astar_search *s = &f->ctx;
+  astar__fq *Q = B->Q;
+  const uint32_t done = B->tag | ASTAR__STAMP_CLOSED;
+  uint64_t least = 0;
+  int known = 0; /* least is the queue's least key (no pop since) */
+  for (;;) {
+    astar__fq_entry *e;
+    if (*cur < end) {
+      uint32_t v = f->order[*cur];
+      uint64_t k;
+      if ((s->stamp[v] & ~ASTAR__STAMP_DIR) == done) { /* closed already */
+        (*cur)++;
+        continue;
+      }
+      k = astar__fq_key(open_g(f, v));
+      if (astar__fq_empty(Q)) {
+        least = k;
+        known = 1;
+      } else if (f->count < *cur && !known) {
+        least = astar__fq_least(Q);
+        known = 1;
+      }
+      if (k <= least || f->count >= *cur) {
+        (*cur)++;
+        if (astar__fq_push(Q, k, v, s->alloc, s->alloc_ud) != ASTAR_OK)
+          return ASTAR_ENOMEM;
+        if (known && k < least) least = k;
+        continue;
+      }
+    } else if (astar__fq_empty(Q)) {
+      return 0;
+    }
+    if (Q->n[0] == 0) {
+      if (!known) least = astar__fq_least(Q);
+      if (astar__fq_refill(Q, least, s->alloc, s->alloc_ud) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    }
+    known = 0;
+    e = Q->b[0] + --Q->n[0];
+    if ((s->stamp[e->node] & ~ASTAR__STAMP_DIR) == done) continue; /* dearer */
+    *u = e->node;
+    *g = astar__fq_value(e->key);
+    return 1;
+  }
+}
+
 /* The heap loop from the sources on the heap (n entries) and the seeds
  * order[cur .. end), sorted by their start values in value[]: each seed
  * joins the heap only when its turn comes, so a rescan of a whole field
@@ -222,10 +323,15 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
   int st;
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
-  while (n > 0 || cur < end) {
+  for (;;) {
     uint32_t u;
     double g, cu = 0.0;
     unsigned m;
+    if (B->Q != NULL) {
+      if ((st = next_fq(B, &cur, end, &u, &g)) != 1) return st;
+      goto expand;
+    }
+    if (n == 0 && cur >= end) break;
     if (cur < end && (f->count >= cur || n == 0 ||
                       (double)f->value[f->order[cur]] <= s->heap[0].g)) {
       /* the next seed onto the heap: its turn, or a close would write
@@ -240,6 +346,7 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
     g = s->heap[0].g;
     if (n > 1) astar__heap_pop(s->heap, s->heap_pos, n, 0);
     n--;
+  expand:
     close_tile(B, u, g);
     if (B->x) { /* overlays or links */
       s->heap_pos[u] = f->count; /* closing rank (for zero-cost links) */
@@ -553,6 +660,18 @@ static int field_setup(build *B, astar_field *f, const astar_grid *G,
     B->symmetric = u == NULL || !u->own || !astar__height_limited(u) ||
                    G->heights == NULL;
   }
+  f->heap = q->heap != 0;
+  if (!f->heap) {
+    astar_search *s = &f->ctx;
+    if (f->fq == NULL) {
+      if ((f->fq = astar__mem(s->alloc, s->alloc_ud, 1, sizeof *f->fq)) ==
+          NULL)
+        return ASTAR_ENOMEM;
+      memset(f->fq, 0, sizeof *f->fq);
+    }
+    astar__fq_reset(f->fq);
+    B->Q = f->fq;
+  }
   f->direction = q->direction;
   f->unit = q->unit;
   f->memo = q->tile_fn != NULL;
@@ -595,7 +714,23 @@ static int run_seeds(build *B, uint32_t n, int sorted) {
     return ASTAR_OK;
   }
   f->count = 0;
-  if (sorted) {
+  if (B->Q != NULL && sorted) {
+    for (i = 0; i < n; i++) { /* seen, waiting for their turn */
+      uint32_t v = f->order[i];
+      s->stamp[v] = B->tag;
+      set_open_g(f, v, (double)f->value[v]);
+    }
+    st = run_heap(B, 0, 0, n);
+  } else if (B->Q != NULL) {
+    for (i = 0; i < n; i++) {
+      uint32_t v = f->order[i];
+      /* a tile listed twice has its least value already */
+      if ((s->stamp[v] & ASTAR__STAMP_GEN) == B->tag) continue;
+      if ((st = offer(B, &heap_n, v, (double)f->value[v], 0)) != ASTAR_OK)
+        return st;
+    }
+    st = run_heap(B, 0, 0, 0);
+  } else if (sorted) {
     for (i = 0; i < n; i++) { /* seen, waiting for their turn */
       s->stamp[f->order[i]] = B->tag;
       s->heap_pos[f->order[i]] = NOT_QUEUED;
@@ -675,6 +810,7 @@ int astar_field_flee(astar_field *dst, const astar_field *src,
     }
   }
   rq.max_cost = HUGE_VAL;
+  rq.heap = q->heap || src->heap;
   sorted = src->sorted;
   if ((st = field_setup(&B, dst, G, &rq)) != ASTAR_OK) return st;
   /* seeds in the order of their new values: reversed when k < 0 */
