@@ -111,6 +111,7 @@ typedef struct build {
   const double *add;
   const uint64_t *near;
   astar__fq *Q; /* the radix heap, or NULL: the binary heap */
+  double flat;  /* every tile the unit may enter costs this, or 0 */
 } build;
 
 static int expand_x(build *B, size_t *n, uint32_t u, double g);
@@ -189,7 +190,7 @@ static inline void set_open_g(astar_field *f, uint32_t v, double g) {
 
 /* offer() under the radix heap: no decrease-key, a cheaper g pushes the
  * tile again (the dearer entry is dropped when it comes off). */
-static int offer_fq(build *B, uint32_t v, double ng, unsigned d) {
+static inline int offer_fq(build *B, uint32_t v, double ng, unsigned d) {
   astar_field *f = B->f;
   astar_search *s = &f->ctx;
   uint32_t sv = s->stamp[v];
@@ -203,7 +204,7 @@ static int offer_fq(build *B, uint32_t v, double ng, unsigned d) {
 }
 
 /* Offers ng to tile v (parent direction d): opens it or lowers its g. */
-static int offer(build *B, size_t *n, uint32_t v, double ng, unsigned d) {
+static inline int offer(build *B, size_t *n, uint32_t v, double ng, unsigned d) {
   astar_search *s = &B->f->ctx;
   uint32_t sv;
   astar_heap_entry e;
@@ -318,6 +319,7 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
   const int fn = B->q->tile_fn != NULL;
   const unsigned dirs = astar__rule_dirs(G->diagonal);
   const double max_cost = B->max_cost;
+  const double flat = B->flat;
   int32_t offset[8];
   double length[8];
   int st;
@@ -358,7 +360,7 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
         if ((st = tile_value(B, u, &cu)) != ASTAR_OK) return st;
         if (!(cu > 0.0)) continue; /* nobody may enter u */
       } else {
-        cu = (double)cost[u];
+        cu = flat > 0.0 ? flat : (double)cost[u];
       }
       m = moves[u];
       while (m) {
@@ -385,7 +387,7 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
         if ((st = tile_value(B, u, &cu)) != ASTAR_OK) return st;
         if (!(cu > 0.0)) continue; /* nobody may enter u */
       } else {
-        cu = (double)cost[u];
+        cu = flat > 0.0 ? flat : (double)cost[u];
       }
       m = dirs;
       while (m) {
@@ -426,7 +428,7 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
           if ((st = corner_ok(B, u, d, &ok)) != ASTAR_OK) return st;
           if (!ok) continue;
         } else {
-          cu = (double)cost[v];
+          cu = flat > 0.0 ? flat : (double)cost[v];
         }
         ng = g + length[d] * cu;
         if (B->L.height != NULL) ng += astar__climb_cost(&B->L, u, v);
@@ -607,6 +609,17 @@ static void run_levels(build *B, double g0, double step) {
   f->count = count;
 }
 
+/* The one cost of every tile the unit may enter (so the loop need not
+ * read costs), else 0. */
+static double flat_cost(const build *B) {
+  const astar_grid *G = B->G;
+  const astar_unit *u = G->units[B->q->unit];
+  const astar_range *r = (u == NULL || !u->own) ? &G->range : &u->range;
+  if (B->q->tile_fn != NULL || B->x) return 0.0;
+  if (r->dirty || r->min_count == 0 || r->min != r->max) return 0.0;
+  return (double)r->min > 0.0 ? (double)r->min : 0.0;
+}
+
 /* The one step cost when every step costs the same, else 0. */
 static double uniform_step(const build *B) {
   const astar_grid *G = B->G;
@@ -697,6 +710,7 @@ static int run_seeds(build *B, uint32_t n, int sorted) {
     if (v < B->base) B->base = v;
   }
   step = same ? uniform_step(B) : 0.0;
+  B->flat = flat_cost(B);
   if (step > 0.0) {
     uint32_t k = 0;
     for (i = 0; i < n; i++) { /* each seed once, closed at g0 */

@@ -51,8 +51,12 @@ typedef struct lfield {
 
 static const char *const field_keys[] = {
     "unit", "values", "max_cost", "direction", "tile_cost", "size", "avoid",
-    "extra_cost", NULL};
+    "extra_cost", "queue", NULL};
 static const char *const direction_names[] = {"to", "from", NULL};
+/* the queue of the builds: the radix heap (or breadth-first), or the
+ * binary heap of earlier versions, kept for comparisons (same values) */
+static const char *const queue_names[] = {"auto", "heap", NULL};
+#define QUEUE_LIST "'auto', 'heap'"
 #define DIRECTION_LIST "'to', 'from'"
 static const char *const combine_keys[] = {"rescan", NULL};
 
@@ -407,6 +411,8 @@ static int g_field(lua_State *L) {
     A.q.unit = lt_unit_option(L, A.opt, "field", 1);
     A.q.direction = la_enum(L, A.opt, "field", "direction", direction_names,
                             DIRECTION_LIST, ASTAR_FIELD_TO);
+    A.q.heap = la_enum(L, A.opt, "field", "queue", queue_names, QUEUE_LIST,
+                       0);
     A.q.max_cost = la_number(L, A.opt, "field", "max_cost", -HUGE_VAL,
                              HUGE_VAL, "a number", HUGE_VAL);
     A.fn = la_typed_option(L, A.opt, "field", "tile_cost", LUA_TFUNCTION);
@@ -494,6 +500,7 @@ static void rescan_query(astar_field_query *q, const astar_field *src,
                                       : NULL;
   q->extra_costs = src->ov_cost;
   q->nextra = src->ov_nextra;
+  q->heap = src->heap; /* the source's queue */
   memset(Q, 0, sizeof *Q);
   Q->L = L;
   Q->ud = G;
