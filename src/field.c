@@ -111,6 +111,7 @@ typedef struct build {
   const double *add;
   const uint64_t *near;
   astar__fq *Q; /* the radix heap, or NULL: the binary heap */
+  astar__ring *R; /* the bucket ring (plain builds), or NULL */
   double flat;  /* every tile the unit may enter costs this, or 0 */
 } build;
 
@@ -203,12 +204,33 @@ static inline int offer_fq(build *B, uint32_t v, double ng, unsigned d) {
   return astar__fq_push(B->Q, astar__fq_key(ng), v, s->alloc, s->alloc_ud);
 }
 
+/* offer() under the bucket ring: to a later bucket (a step costs two
+ * bucket widths or more; the clamp only keeps memory safe). */
+static inline int offer_ring(build *B, uint32_t v, double ng, unsigned d) {
+  astar_field *f = B->f;
+  astar_search *s = &f->ctx;
+  astar__ring *R = B->R;
+  uint32_t sv = s->stamp[v];
+  uint64_t i;
+  if ((sv & ASTAR__STAMP_GEN) == B->tag) {
+    if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
+    if (ng >= open_g(f, v)) return ASTAR_OK;
+  }
+  set_open_g(f, v, ng);
+  s->stamp[v] = B->tag | d;
+  i = astar__ring_index(R, ng);
+  if (i <= R->at) i = R->at + 1;
+  if (i - R->at > R->mask) i = R->at + R->mask;
+  return astar__ring_push(R, i, v, s->alloc, s->alloc_ud);
+}
+
 /* Offers ng to tile v (parent direction d): opens it or lowers its g. */
 static inline int offer(build *B, size_t *n, uint32_t v, double ng, unsigned d) {
   astar_search *s = &B->f->ctx;
   uint32_t sv;
   astar_heap_entry e;
   size_t at;
+  if (B->R != NULL) return offer_ring(B, v, ng, d);
   if (B->Q != NULL) return offer_fq(B, v, ng, d);
   sv = s->stamp[v];
   if ((sv & ASTAR__STAMP_GEN) == B->tag) {
@@ -303,6 +325,70 @@ static int next_fq(build *B, uint32_t *cur, uint32_t end, uint32_t *u,
   }
 }
 
+/* next_fq under the bucket ring: the seeds due in the current bucket go
+ * in, then its tiles come off (any order: see fqueue.h); a seed a close
+ * would write over waits in the ring's FIFO `far` (still in order). */
+static int next_ring(build *B, uint32_t *cur, uint32_t end, uint32_t *u,
+                     double *g) {
+  astar_field *f = B->f;
+  astar_search *s = &f->ctx;
+  astar__ring *R = B->R;
+  const uint32_t done = B->tag | ASTAR__STAMP_CLOSED;
+  for (;;) {
+    size_t j;
+    uint64_t next = 0;
+    int more = 0;
+    while (*cur < end && f->count >= *cur) {
+      uint32_t v = f->order[(*cur)++];
+      if ((s->stamp[v] & ~ASTAR__STAMP_DIR) == done) continue;
+      if (R->far_tail == R->far_cap &&
+          astar__grow(s->alloc, s->alloc_ud, (void **)&R->far, &R->far_cap,
+                      R->far_tail + 1, sizeof(uint32_t), 1024) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+      R->far[R->far_tail++] = v;
+    }
+    for (;;) { /* the seeds due: far's first, then the list's */
+      int in_far = R->far_head < R->far_tail;
+      uint32_t v;
+      if (in_far)
+        v = R->far[R->far_head];
+      else if (*cur < end)
+        v = f->order[*cur];
+      else
+        break;
+      if ((s->stamp[v] & ~ASTAR__STAMP_DIR) != done) {
+        uint64_t i = astar__ring_index(R, open_g(f, v));
+        if (i > R->at) {
+          next = i;
+          more = 1;
+          break;
+        }
+        if (astar__ring_push(R, R->at, v, s->alloc, s->alloc_ud) != ASTAR_OK)
+          return ASTAR_ENOMEM;
+      }
+      if (in_far)
+        R->far_head++;
+      else
+        (*cur)++;
+    }
+    j = (size_t)(R->at & R->mask);
+    while (R->n[j] > 0) {
+      uint32_t v = R->b[j][--R->n[j]];
+      R->queued--;
+      if ((s->stamp[v] & ~ASTAR__STAMP_DIR) == done) continue; /* dearer */
+      *u = v;
+      *g = open_g(f, v);
+      return 1;
+    }
+    if (R->queued != 0)
+      R->at++;
+    else if (more)
+      R->at = next;
+    else
+      return 0;
+  }
+}
+
 /* The heap loop from the sources on the heap (n entries) and the seeds
  * order[cur .. end), sorted by their start values in value[]: each seed
  * joins the heap only when its turn comes, so a rescan of a whole field
@@ -329,6 +415,10 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
     uint32_t u;
     double g, cu = 0.0;
     unsigned m;
+    if (B->R != NULL) {
+      if ((st = next_ring(B, &cur, end, &u, &g)) != 1) return st;
+      goto expand;
+    }
     if (B->Q != NULL) {
       if ((st = next_fq(B, &cur, end, &u, &g)) != 1) return st;
       goto expand;
@@ -620,6 +710,44 @@ static double flat_cost(const build *B) {
   return (double)r->min > 0.0 ? (double)r->min : 0.0;
 }
 
+/* Starts the bucket ring when the build may use it: no callback, no
+ * overlay or link, no heights, every tile cost known to lie in [lo, hi]
+ * (lo > 0), the ring at most 2^16 buckets, the values within 2^40
+ * bucket widths.  span: the seeds' values' spread when they all go in at
+ * once (unsorted), else 0.  Returns 1 when the ring runs. */
+static int ring_start(build *B, double span) {
+  const astar_grid *G = B->G;
+  const astar_unit *u = G->units[B->q->unit];
+  const astar_range *r = (u == NULL || !u->own) ? &G->range : &u->range;
+  unsigned dirs = astar__rule_dirs(G->diagonal), d, bits = 1;
+  double lmin = HUGE_VAL, lmax = 0.0, least, most, w, need;
+  astar_search *s = &B->f->ctx;
+  if (B->Q == NULL || B->q->tile_fn != NULL || B->x || B->L.height != NULL)
+    return 0;
+  if (r->dirty || r->min_count == 0 || !((double)r->min > 0.0)) return 0;
+  for (d = 0; d < 8; d++)
+    if (dirs & (1u << d)) {
+      if (G->step_length[d] < lmin) lmin = G->step_length[d];
+      if (G->step_length[d] > lmax) lmax = G->step_length[d];
+    }
+  least = lmin * (double)r->min;
+  most = lmax * (double)r->max;
+  if (!(least > 0.0) || !(most < HUGE_VAL)) return 0;
+  w = least / 2.0;
+  need = (most + span) / w + 2.0;
+  if (!(need <= 65536.0)) return 0;
+  if (!((span + most * (double)B->f->ntiles) / w < 1099511627776.0))
+    return 0;
+  while ((double)((size_t)1 << bits) < need) bits++;
+  if (astar__ring_start(&B->Q->ring, bits, s->alloc, s->alloc_ud) !=
+      ASTAR_OK)
+    return 0; /* the radix heap needs no more memory up front */
+  B->R = &B->Q->ring;
+  B->R->base = B->base;
+  B->R->inv_w = 1.0 / w;
+  return 1;
+}
+
 /* The one step cost when every step costs the same, else 0. */
 static double uniform_step(const build *B) {
   const astar_grid *G = B->G;
@@ -728,6 +856,12 @@ static int run_seeds(build *B, uint32_t n, int sorted) {
     return ASTAR_OK;
   }
   f->count = 0;
+  {
+    double hi = -HUGE_VAL;
+    for (i = 0; i < n; i++)
+      if ((double)f->value[f->order[i]] > hi) hi = (double)f->value[f->order[i]];
+    (void)ring_start(B, sorted || n == 0 ? 0.0 : hi - B->base);
+  }
   if (B->Q != NULL && sorted) {
     for (i = 0; i < n; i++) { /* seen, waiting for their turn */
       uint32_t v = f->order[i];
