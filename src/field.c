@@ -372,14 +372,15 @@ static int next_ring(build *B, uint32_t *cur, uint32_t end, uint32_t *u,
         (*cur)++;
     }
     j = (size_t)(R->at & R->mask);
-    while (R->n[j] > 0) {
-      uint32_t v = R->b[j][--R->n[j]];
+    while (R->head < R->n[j]) { /* first in, first out: the wavefront */
+      uint32_t v = R->b[j][R->head++];
       R->queued--;
       if ((s->stamp[v] & ~ASTAR__STAMP_DIR) == done) continue; /* dearer */
       *u = v;
       *g = open_g(f, v);
       return 1;
     }
+    R->n[j] = R->head = 0;
     if (R->queued != 0)
       R->at++;
     else if (more)

@@ -48,6 +48,7 @@ typedef struct astar__ring {
   size_t nbuckets;  /* allocated (a power of two) */
   uint32_t mask;    /* buckets in use - 1 */
   uint64_t at;      /* the current bucket (absolute) */
+  size_t head;      /* the next entry of the current bucket */
   size_t queued;    /* entries on the ring */
   double base, inv_w;
   uint32_t *far;    /* ntiles when made */
@@ -98,6 +99,7 @@ static inline int astar__ring_start(astar__ring *R, unsigned bits,
   for (i = 0; i < want; i++) R->n[i] = 0;
   R->mask = (uint32_t)(want - 1);
   R->at = 0;
+  R->head = 0;
   R->queued = 0;
   R->far_head = R->far_tail = 0;
   return ASTAR_OK;
