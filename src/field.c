@@ -24,6 +24,12 @@
 #include <math.h>
 #include <string.h>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ASTAR__PREFETCH(p) __builtin_prefetch(p)
+#else
+#define ASTAR__PREFETCH(p) ((void)0)
+#endif
+
 #define CORNERS(rule) \
   ((rule) == ASTAR_DIAG_BOTH_FREE || (rule) == ASTAR_DIAG_ONE_FREE)
 
@@ -374,6 +380,15 @@ static int next_ring(build *B, uint32_t *cur, uint32_t end, uint32_t *u,
     j = (size_t)(R->at & R->mask);
     while (R->head < R->n[j]) { /* first in, first out: the wavefront */
       uint32_t v = R->b[j][R->head++];
+      if (R->head + 8 < R->n[j]) {
+        /* the tile 8 ahead: its stamps, rows above and below, and its g,
+         * read while this one is expanded (the wavefront wanders) */
+        uint32_t a = R->b[j][R->head + 8];
+        ASTAR__PREFETCH(s->stamp + a - s->stride);
+        ASTAR__PREFETCH(s->stamp + a + s->stride);
+        ASTAR__PREFETCH(s->heap_pos + a);
+        ASTAR__PREFETCH(f->value + a);
+      }
       R->queued--;
       if ((s->stamp[v] & ~ASTAR__STAMP_DIR) == done) continue; /* dearer */
       *u = v;
