@@ -827,6 +827,25 @@ static int ffi_next_step(void *p, double x, double y, double *out) {
   return 1;
 }
 
+/* Asks the cache for what astar_field_next reads around tile i (a unit
+ * further on in a list: the units are anywhere on the map). */
+static void lf_prefetch(const astar_field *f, const astar_layer *layer,
+                        uint32_t i) {
+#if defined(__GNUC__) || defined(__clang__)
+  uint32_t w = (uint32_t)f->ctx.stride, r;
+  for (r = i - w; r <= i + w; r += w) {
+    __builtin_prefetch(f->value + r);
+    __builtin_prefetch(f->ctx.stamp + r);
+    __builtin_prefetch(layer->cost + r);
+  }
+  __builtin_prefetch(layer->moves + i);
+#else
+  (void)f;
+  (void)layer;
+  (void)i;
+#endif
+}
+
 /* field:steps(positions) on n x, y pairs in xy, replaced by each unit's
  * next tile: 1, or -2 (nothing written) when the method must do it. */
 static int ffi_steps(void *p, double *xy, int n) {
@@ -845,6 +864,11 @@ static int ffi_steps(void *p, double *xy, int n) {
     double step;
     int dir;
     int32_t nx, ny;
+    if (k + 12 < pairs) { /* the unit 12 ahead: its rows, read meanwhile */
+      uint32_t a;
+      (void)ffi_tile(F, xy[2 * k + 24], xy[2 * k + 25], &a);
+      lf_prefetch(&F->f, &layer, a);
+    }
     (void)ffi_tile(F, xy[2 * k], xy[2 * k + 1], &i);
     if (astar_field_next(&F->f, g, &layer, i, NULL, &next, &step, &dir)) {
       astar_xy(g, next, &nx, &ny);
