@@ -138,7 +138,8 @@ typedef struct dial {
 } dial;
 
 /* Pushes tile node at distance dist into bucket `key` (dist >> shift). */
-static int dial_push(dial *q, uint32_t key, uint32_t dist, uint32_t node) {
+static inline int dial_push(dial *q, uint32_t key, uint32_t dist,
+                            uint32_t node) {
   uint32_t i = key & q->mask;
   if (q->n[i] == q->cap[i] &&
       astar__grow(q->g->alloc, q->g->alloc_ud, (void **)&q->b[i], &q->cap[i],
@@ -347,18 +348,6 @@ static int dijkstra(build *B, uint32_t s) {
   return ASTAR_OK;
 }
 
-/* The tile of the largest finite value of f (ties: the lower index), or
- * INF when none is finite. */
-static uint32_t farthest(const astar_grid *g, const uint32_t *f) {
-  uint32_t i, best = INF, at = INF;
-  for (i = 0; i < g->ntiles; i++)
-    if (f[i] != INF && (at == INF || f[i] > best)) {
-      best = f[i];
-      at = i;
-    }
-  return at;
-}
-
 /* The tile a breadth-first flood from s (steps legal either way, as the
  * fields' edges) reaches last: far from s in steps, in s's region.
  * Scratch: B->tmp (marks) and B->least (the queue). */
@@ -434,7 +423,7 @@ static double largest_step(const build *B) {
  * unit. */
 static int build_set(build *B, astar__landmarks *S) {
   astar_grid *g = B->g;
-  uint32_t i, at, w = (uint32_t)g->width;
+  uint32_t i, at, far, w = (uint32_t)g->width;
   int j, st;
   B->overflow = 0;
   at = centre(B);
@@ -451,6 +440,11 @@ static int build_set(build *B, astar__landmarks *S) {
     }
     if ((st = dijkstra(B, at)) != ASTAR_OK) return st;
     if (B->overflow) return 1;
+    /* written out, the least distances lowered, and the farthest of them
+     * found (as farthest() would: rows in index order, ties to the
+     * first) in one pass */
+    at = INF;
+    far = 0;
     for (y = 0; y < g->height; y++) {
       const uint32_t *row = B->tmp + astar_index(g, 0, y);
       uint32_t *o = out + (size_t)y * w * (size_t)S->k;
@@ -458,9 +452,12 @@ static int build_set(build *B, astar__landmarks *S) {
       for (x = 0; x < g->width; x++) {
         o[(size_t)x * (size_t)S->k] = row[x];
         if (row[x] < m[x]) m[x] = row[x];
+        if (m[x] != INF && (at == INF || m[x] > far)) {
+          far = m[x];
+          at = astar_index(g, x, y);
+        }
       }
     }
-    at = farthest(g, B->least);
   }
   return ASTAR_OK;
 }
