@@ -10,10 +10,11 @@
  * the climb u -> v): exactly what a unit standing on u pays to step onto
  * v, corner rule, height limits and unit class included, because the
  * legal moves are read from u's own move mask.  A "from" field offers
- * along u's own moves.  Heap keys are the bits of (g - the least start
- * value), so they order as the doubles do; with equal step costs and one
- * start value the loop is breadth-first, level by level, and needs no
- * heap at all.
+ * along u's own moves.  With equal step costs and one start value the
+ * loop is breadth-first, level by level; else tiles come off a bucket
+ * ring when the tile costs are known (plain builds), else a radix heap
+ * (fqueue.h: both exact), or the binary heap when asked (keys: the bits
+ * of g - the least start value, ordered as the doubles are).
  */
 #include "astar.h"
 #include "fqueue.h"
@@ -23,12 +24,6 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
-
-#if defined(__GNUC__) || defined(__clang__)
-#define ASTAR__PREFETCH(p) __builtin_prefetch(p)
-#else
-#define ASTAR__PREFETCH(p) ((void)0)
-#endif
 
 #define CORNERS(rule) \
   ((rule) == ASTAR_DIAG_BOTH_FREE || (rule) == ASTAR_DIAG_ONE_FREE)
@@ -57,10 +52,7 @@ void astar_field_release(astar_field *f) {
                   sizeof(int32_t));
   astar__mem_free(s->alloc, s->alloc_ud, f->ov_cost, f->ov_cap,
                   sizeof(double));
-  if (f->fq != NULL) {
-    astar__fq_release(f->fq, s->alloc, s->alloc_ud);
-    astar__mem_free(s->alloc, s->alloc_ud, f->fq, 1, sizeof *f->fq);
-  }
+  astar__fq_free(f->fq, s->alloc, s->alloc_ud);
   astar_search_release(s);
   astar_field_init(f, s->alloc, s->alloc_ud);
 }
@@ -173,71 +165,14 @@ static int corner_ok(build *B, uint32_t u, unsigned d, int *ok) {
 
 #define NOT_QUEUED UINT32_MAX /* heap_pos of a seed not on the heap yet */
 
-/* Under the radix heap an open tile's g (a double) lives in what is
- * free while it is open: the high half in value[] (as bits), the low
- * half in heap_pos[].  Closing writes value[] over it. */
-static inline double open_g(const astar_field *f, uint32_t v) {
-  uint32_t hi;
-  uint64_t b;
-  double g;
-  memcpy(&hi, &f->value[v], sizeof hi);
-  b = (uint64_t)hi << 32 | f->ctx.heap_pos[v];
-  memcpy(&g, &b, sizeof g);
-  return g;
-}
-
-static inline void set_open_g(astar_field *f, uint32_t v, double g) {
-  uint64_t b;
-  uint32_t hi;
-  memcpy(&b, &g, sizeof b);
-  hi = (uint32_t)(b >> 32);
-  memcpy(&f->value[v], &hi, sizeof hi);
-  f->ctx.heap_pos[v] = (uint32_t)b;
-}
-
-/* offer() under the radix heap: no decrease-key, a cheaper g pushes the
- * tile again (the dearer entry is dropped when it comes off). */
-static inline int offer_fq(build *B, uint32_t v, double ng, unsigned d) {
-  astar_field *f = B->f;
-  astar_search *s = &f->ctx;
-  uint32_t sv = s->stamp[v];
-  if ((sv & ASTAR__STAMP_GEN) == B->tag) {
-    if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
-    if (ng >= open_g(f, v)) return ASTAR_OK;
-  }
-  set_open_g(f, v, ng);
-  s->stamp[v] = B->tag | d;
-  return astar__fq_push(B->Q, astar__fq_key(ng), v, s->alloc, s->alloc_ud);
-}
-
-/* offer() under the bucket ring: to a later bucket (a step costs two
- * bucket widths or more; the clamp only keeps memory safe). */
-static inline int offer_ring(build *B, uint32_t v, double ng, unsigned d) {
-  astar_field *f = B->f;
-  astar_search *s = &f->ctx;
-  astar__ring *R = B->R;
-  uint32_t sv = s->stamp[v];
-  uint64_t i;
-  if ((sv & ASTAR__STAMP_GEN) == B->tag) {
-    if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
-    if (ng >= open_g(f, v)) return ASTAR_OK;
-  }
-  set_open_g(f, v, ng);
-  s->stamp[v] = B->tag | d;
-  i = astar__ring_index(R, ng);
-  if (i <= R->at) i = R->at + 1;
-  if (i - R->at > R->mask) i = R->at + R->mask;
-  return astar__ring_push(R, i, v, s->alloc, s->alloc_ud);
-}
-
 /* Offers ng to tile v (parent direction d): opens it or lowers its g. */
 static inline int offer(build *B, size_t *n, uint32_t v, double ng, unsigned d) {
   astar_search *s = &B->f->ctx;
   uint32_t sv;
   astar_heap_entry e;
   size_t at;
-  if (B->R != NULL) return offer_ring(B, v, ng, d);
-  if (B->Q != NULL) return offer_fq(B, v, ng, d);
+  if (B->R != NULL) return astar__ring_offer(B->f, B->R, B->tag, v, ng, d);
+  if (B->Q != NULL) return astar__fq_offer(B->f, B->Q, B->tag, v, ng, d);
   sv = s->stamp[v];
   if ((sv & ASTAR__STAMP_GEN) == B->tag) {
     if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
@@ -276,135 +211,6 @@ static inline void close_tile(build *B, uint32_t v, double g) {
   f->order[f->count++] = v;
 }
 
-/* The next tile to close under the radix heap, into *u at *g: 1, or 0
- * when none is left, or an error.  The seeds order[*cur .. end) are
- * sorted by their g (in open_g); each goes on the queue when its turn
- * comes (its key at most the queue's least) or before a close would
- * write over it, as in run_heap.  A seed goes on only once its key is at
- * most the least key, so no key pushed is below the queue's last. */
-static int next_fq(build *B, uint32_t *cur, uint32_t end, uint32_t *u,
-                   double *g) {
-  astar_field *f = B->f;
-  astar_search *s = &f->ctx;
-  astar__fq *Q = B->Q;
-  const uint32_t done = B->tag | ASTAR__STAMP_CLOSED;
-  uint64_t least = 0;
-  int known = 0; /* least is the queue's least key (no pop since) */
-  for (;;) {
-    astar__fq_entry *e;
-    if (*cur < end) {
-      uint32_t v = f->order[*cur];
-      uint64_t k;
-      if ((s->stamp[v] & ~ASTAR__STAMP_DIR) == done) { /* closed already */
-        (*cur)++;
-        continue;
-      }
-      k = astar__fq_key(open_g(f, v));
-      if (astar__fq_empty(Q)) {
-        least = k;
-        known = 1;
-      } else if (f->count < *cur && !known) {
-        least = astar__fq_least(Q);
-        known = 1;
-      }
-      if (k <= least || f->count >= *cur) {
-        (*cur)++;
-        if (astar__fq_push(Q, k, v, s->alloc, s->alloc_ud) != ASTAR_OK)
-          return ASTAR_ENOMEM;
-        if (known && k < least) least = k;
-        continue;
-      }
-    } else if (astar__fq_empty(Q)) {
-      return 0;
-    }
-    if (Q->n[0] == 0) {
-      if (!known) least = astar__fq_least(Q);
-      if (astar__fq_refill(Q, least, s->alloc, s->alloc_ud) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-    }
-    known = 0;
-    e = Q->b[0] + --Q->n[0];
-    if ((s->stamp[e->node] & ~ASTAR__STAMP_DIR) == done) continue; /* dearer */
-    *u = e->node;
-    *g = astar__fq_value(e->key);
-    return 1;
-  }
-}
-
-/* next_fq under the bucket ring: the seeds due in the current bucket go
- * in, then its tiles come off (any order: see fqueue.h); a seed a close
- * would write over waits in the ring's FIFO `far` (still in order). */
-static int next_ring(build *B, uint32_t *cur, uint32_t end, uint32_t *u,
-                     double *g) {
-  astar_field *f = B->f;
-  astar_search *s = &f->ctx;
-  astar__ring *R = B->R;
-  const uint32_t done = B->tag | ASTAR__STAMP_CLOSED;
-  for (;;) {
-    size_t j;
-    uint64_t next = 0;
-    int more = 0;
-    while (*cur < end && f->count >= *cur) {
-      uint32_t v = f->order[(*cur)++];
-      if ((s->stamp[v] & ~ASTAR__STAMP_DIR) == done) continue;
-      if (R->far_tail == R->far_cap &&
-          astar__grow(s->alloc, s->alloc_ud, (void **)&R->far, &R->far_cap,
-                      R->far_tail + 1, sizeof(uint32_t), 1024) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-      R->far[R->far_tail++] = v;
-    }
-    for (;;) { /* the seeds due: far's first, then the list's */
-      int in_far = R->far_head < R->far_tail;
-      uint32_t v;
-      if (in_far)
-        v = R->far[R->far_head];
-      else if (*cur < end)
-        v = f->order[*cur];
-      else
-        break;
-      if ((s->stamp[v] & ~ASTAR__STAMP_DIR) != done) {
-        uint64_t i = astar__ring_index(R, open_g(f, v));
-        if (i > R->at) {
-          next = i;
-          more = 1;
-          break;
-        }
-        if (astar__ring_push(R, R->at, v, s->alloc, s->alloc_ud) != ASTAR_OK)
-          return ASTAR_ENOMEM;
-      }
-      if (in_far)
-        R->far_head++;
-      else
-        (*cur)++;
-    }
-    j = (size_t)(R->at & R->mask);
-    while (R->head < R->n[j]) { /* first in, first out: the wavefront */
-      uint32_t v = R->b[j][R->head++];
-      if (R->head + 8 < R->n[j]) {
-        /* the tile 8 ahead: its stamps, rows above and below, and its g,
-         * read while this one is expanded (the wavefront wanders) */
-        uint32_t a = R->b[j][R->head + 8];
-        ASTAR__PREFETCH(s->stamp + a - s->stride);
-        ASTAR__PREFETCH(s->stamp + a + s->stride);
-        ASTAR__PREFETCH(s->heap_pos + a);
-        ASTAR__PREFETCH(f->value + a);
-      }
-      R->queued--;
-      if ((s->stamp[v] & ~ASTAR__STAMP_DIR) == done) continue; /* dearer */
-      *u = v;
-      *g = open_g(f, v);
-      return 1;
-    }
-    R->n[j] = R->head = 0;
-    if (R->queued != 0)
-      R->at++;
-    else if (more)
-      R->at = next;
-    else
-      return 0;
-  }
-}
-
 /* The heap loop from the sources on the heap (n entries) and the seeds
  * order[cur .. end), sorted by their start values in value[]: each seed
  * joins the heap only when its turn comes, so a rescan of a whole field
@@ -431,12 +237,10 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
     uint32_t u;
     double g, cu = 0.0;
     unsigned m;
-    if (B->R != NULL) {
-      if ((st = next_ring(B, &cur, end, &u, &g)) != 1) return st;
-      goto expand;
-    }
-    if (B->Q != NULL) {
-      if ((st = next_fq(B, &cur, end, &u, &g)) != 1) return st;
+    if (B->Q != NULL) { /* the ring or the radix heap (fqueue.h) */
+      st = B->R != NULL ? astar__ring_next(f, B->R, B->tag, &cur, end, &u, &g)
+                        : astar__fq_next(f, B->Q, B->tag, &cur, end, &u, &g);
+      if (st != 1) return st;
       goto expand;
     }
     if (n == 0 && cur >= end) break;
@@ -715,60 +519,16 @@ static void run_levels(build *B, double g0, double step) {
   f->count = count;
 }
 
-/* The one cost of every tile the unit may enter (so the loop need not
- * read costs), else 0. */
-static double flat_cost(const build *B) {
-  const astar_grid *G = B->G;
-  const astar_unit *u = G->units[B->q->unit];
-  const astar_range *r = (u == NULL || !u->own) ? &G->range : &u->range;
-  if (B->q->tile_fn != NULL || B->x) return 0.0;
-  if (r->dirty || r->min_count == 0 || r->min != r->max) return 0.0;
-  return (double)r->min > 0.0 ? (double)r->min : 0.0;
-}
-
-/* Starts the bucket ring when the build may use it: no callback, no
- * overlay or link, no heights, every tile cost known to lie in [lo, hi]
- * (lo > 0), the ring at most 2^16 buckets, the values within 2^40
- * bucket widths.  span: the seeds' values' spread when they all go in at
- * once (unsorted), else 0.  Returns 1 when the ring runs. */
-static int ring_start(build *B, double span) {
-  const astar_grid *G = B->G;
-  const astar_unit *u = G->units[B->q->unit];
-  const astar_range *r = (u == NULL || !u->own) ? &G->range : &u->range;
-  unsigned dirs = astar__rule_dirs(G->diagonal), d, bits = 1;
-  double lmin = HUGE_VAL, lmax = 0.0, least, most, w, need;
-  astar_search *s = &B->f->ctx;
-  if (B->Q == NULL || B->q->tile_fn != NULL || B->x || B->L.height != NULL)
-    return 0;
-  if (r->dirty || r->min_count == 0 || !((double)r->min > 0.0)) return 0;
-  for (d = 0; d < 8; d++)
-    if (dirs & (1u << d)) {
-      if (G->step_length[d] < lmin) lmin = G->step_length[d];
-      if (G->step_length[d] > lmax) lmax = G->step_length[d];
-    }
-  least = lmin * (double)r->min;
-  most = lmax * (double)r->max;
-  if (!(least > 0.0) || !(most < HUGE_VAL)) return 0;
-  w = least / 2.0;
-  need = (most + span) / w + 2.0;
-  if (!(need <= 65536.0)) return 0;
-  if (!((span + most * (double)B->f->ntiles) / w < 1099511627776.0))
-    return 0;
-  while ((double)((size_t)1 << bits) < need) bits++;
-  if (astar__ring_start(&B->Q->ring, bits, s->alloc, s->alloc_ud) !=
-      ASTAR_OK)
-    return 0; /* the radix heap needs no more memory up front */
-  B->R = &B->Q->ring;
-  B->R->base = B->base;
-  B->R->inv_w = 1.0 / w;
-  return 1;
+/* The range of the costs of the tiles the unit may enter. */
+static const astar_range *unit_range(const build *B) {
+  const astar_unit *u = B->G->units[B->q->unit];
+  return (u == NULL || !u->own) ? &B->G->range : &u->range;
 }
 
 /* The one step cost when every step costs the same, else 0. */
 static double uniform_step(const build *B) {
   const astar_grid *G = B->G;
-  const astar_unit *u = G->units[B->q->unit];
-  const astar_range *r = (u == NULL || !u->own) ? &G->range : &u->range;
+  const astar_range *r = unit_range(B);
   unsigned dirs = astar__rule_dirs(G->diagonal), d;
   double len = G->cardinal_length;
   if (B->q->tile_fn != NULL || B->L.height != NULL || B->x) return 0.0;
@@ -818,17 +578,9 @@ static int field_setup(build *B, astar_field *f, const astar_grid *G,
                    G->heights == NULL;
   }
   f->heap = q->heap != 0;
-  if (!f->heap) {
-    astar_search *s = &f->ctx;
-    if (f->fq == NULL) {
-      if ((f->fq = astar__mem(s->alloc, s->alloc_ud, 1, sizeof *f->fq)) ==
-          NULL)
-        return ASTAR_ENOMEM;
-      memset(f->fq, 0, sizeof *f->fq);
-    }
-    astar__fq_reset(f->fq);
-    B->Q = f->fq;
-  }
+  if (!f->heap && (B->Q = astar__fq_get(&f->fq, f->ctx.alloc,
+                                         f->ctx.alloc_ud)) == NULL)
+    return ASTAR_ENOMEM;
   f->direction = q->direction;
   f->unit = q->unit;
   f->memo = q->tile_fn != NULL;
@@ -841,8 +593,10 @@ static int field_setup(build *B, astar_field *f, const astar_grid *G,
  * in value[] (not stamped yet; a tile may be listed twice). */
 static int run_seeds(build *B, uint32_t n, int sorted) {
   astar_field *f = B->f;
+  const astar_grid *G = B->G;
   astar_search *s = &f->ctx;
-  double g0 = 0.0, step;
+  const astar_range *r = unit_range(B);
+  double g0 = 0.0, step, hi = -HUGE_VAL;
   uint32_t i;
   size_t heap_n = 0;
   int same = 1, st;
@@ -852,9 +606,12 @@ static int run_seeds(build *B, uint32_t n, int sorted) {
     if (i == 0) g0 = v;
     if (v != g0) same = 0;
     if (v < B->base) B->base = v;
+    if (v > hi) hi = v;
   }
   step = same ? uniform_step(B) : 0.0;
-  B->flat = flat_cost(B);
+  if (B->q->tile_fn == NULL && !B->x && !r->dirty && r->min_count != 0 &&
+      r->min == r->max && (double)r->min > 0.0)
+    B->flat = (double)r->min; /* every tile costs this: costs not read */
   if (step > 0.0) {
     uint32_t k = 0;
     for (i = 0; i < n; i++) { /* each seed once, closed at g0 */
@@ -872,40 +629,32 @@ static int run_seeds(build *B, uint32_t n, int sorted) {
     return ASTAR_OK;
   }
   f->count = 0;
-  {
-    double hi = -HUGE_VAL;
-    for (i = 0; i < n; i++)
-      if ((double)f->value[f->order[i]] > hi) hi = (double)f->value[f->order[i]];
-    (void)ring_start(B, sorted || n == 0 ? 0.0 : hi - B->base);
-  }
-  if (B->Q != NULL && sorted) {
+  /* the ring: a plain build whose unit's tile costs are known */
+  if (B->Q != NULL && B->q->tile_fn == NULL && !B->x &&
+      B->L.height == NULL && !r->dirty && r->min_count != 0)
+    B->R = astar__ring_choose(B->Q, G, (double)r->min, (double)r->max,
+                              sorted || n == 0 ? 0.0 : hi - B->base, B->base,
+                              f->ntiles, s->alloc, s->alloc_ud);
+  if (sorted) {
     for (i = 0; i < n; i++) { /* seen, waiting for their turn */
       uint32_t v = f->order[i];
       s->stamp[v] = B->tag;
-      set_open_g(f, v, (double)f->value[v]);
-    }
-    st = run_heap(B, 0, 0, n);
-  } else if (B->Q != NULL) {
-    for (i = 0; i < n; i++) {
-      uint32_t v = f->order[i];
-      /* a tile listed twice has its least value already */
-      if ((s->stamp[v] & ASTAR__STAMP_GEN) == B->tag) continue;
-      if ((st = offer(B, &heap_n, v, (double)f->value[v], 0)) != ASTAR_OK)
-        return st;
-    }
-    st = run_heap(B, 0, 0, 0);
-  } else if (sorted) {
-    for (i = 0; i < n; i++) { /* seen, waiting for their turn */
-      s->stamp[f->order[i]] = B->tag;
-      s->heap_pos[f->order[i]] = NOT_QUEUED;
+      if (B->Q != NULL)
+        astar__set_open_g(f, v, (double)f->value[v]);
+      else
+        s->heap_pos[v] = NOT_QUEUED;
     }
     st = run_heap(B, 0, 0, n);
   } else {
-    if ((st = astar__context_grow(s, (void **)&s->heap, &s->heap_cap, n,
+    if (B->Q == NULL &&
+        (st = astar__context_grow(s, (void **)&s->heap, &s->heap_cap, n,
                                   sizeof(astar_heap_entry))) != ASTAR_OK)
       return st;
     for (i = 0; i < n; i++) {
       uint32_t v = f->order[i];
+      /* the queues: a tile listed twice has its least value already */
+      if (B->Q != NULL && (s->stamp[v] & ASTAR__STAMP_GEN) == B->tag)
+        continue;
       if ((st = offer(B, &heap_n, v, (double)f->value[v], 0)) != ASTAR_OK)
         return st;
     }
