@@ -292,7 +292,7 @@ static inline size_t astar__fq_memory(const astar__fq *Q) {
 #if defined(__GNUC__) || defined(__clang__)
 #define ASTAR__PREFETCH(p) __builtin_prefetch(p)
 #else
-#define ASTAR__PREFETCH(p) ((void)0)
+#define ASTAR__PREFETCH(p) ((void)(p))
 #endif
 
 /* Under the radix heap an open tile's g (a double) lives in what is

@@ -44,7 +44,7 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define ASTAR__PREFETCH(p) __builtin_prefetch(p)
 #else
-#define ASTAR__PREFETCH(p) ((void)0)
+#define ASTAR__PREFETCH(p) ((void)(p))
 #endif
 
 #define INF UINT32_MAX
