@@ -1,12 +1,15 @@
 -- Fields: what a Dijkstra map costs, through Lua, against the issue's
 -- targets (issue 14).  A 512 x 512 map with 20% random walls (seeded), one
 -- goal near the middle:
---   build, default costs (8-way, 1 and sqrt 2: the heap)     target <= 15 ms
+--   build, default costs (8-way, 1 and sqrt 2: the bucket ring) target <= 15 ms
+--     and the same with queue = "heap" (the binary heap of 0.x), interleaved
 --   build, uniform steps (8-way, diagonal 1: breadth-first) target <=  6 ms
 --   build, 4-way (breadth-first), and reused (no allocation)
---   flee() of the default field                             target <= 2 builds
+--   flee() of the default field (and of the heap's)         target <= 2 builds
 --   f:next_step(x, y)                                       target <= 60 ns (LuaJIT)
 --   1,000 units stepped by one f:steps call                  target <= 40 us
+--     twice: the first call after a build (the field's arrays out of the
+--     cache: the map is 4 MB of them) and the mean of 19 more (in cache)
 --   memory: bytes per tile of the values (4) and of the rest
 --   the options of other issues, against the default build: avoid (50
 --   tiles) and extra_cost (50), 20 links, size = 2; a graph field on the
@@ -138,9 +141,11 @@ do
 end
 f_oct:steps(units, out)
 
+local f_heap = octile:field(gx, gy, { queue = "heap" })
+local fled_heap = f_heap:flee()
 local t = { oct = {}, cheb = {}, four = {}, reuse = {}, flee = {}, fleer = {},
             steps = {}, next = {}, over = {}, link = {}, size = {},
-            graph = {} }
+            graph = {}, heap = {}, fleeh = {}, cold = {} }
 local NEXT = 200000
 for _ = 1, rounds do
   local c = clock(); local f = octile:field(gx, gy); t.oct[#t.oct + 1] = clock() - c
@@ -153,9 +158,14 @@ for _ = 1, rounds do
   c = clock(); f = f_oct:flee(); t.flee[#t.flee + 1] = clock() - c
   f:close()
   c = clock(); f_oct:flee(-1.2, fled); t.fleer[#t.fleer + 1] = clock() - c
+  c = clock(); octile:field(gx, gy, { queue = "heap" }, f_heap)
+  t.heap[#t.heap + 1] = clock() - c
+  c = clock(); f_heap:flee(-1.2, fled_heap); t.fleeh[#t.fleeh + 1] = clock() - c
+  octile:field(gx, gy, nil, f_oct) -- just built: steps on a cold cache
+  c = clock(); f_oct:steps(units, out); t.cold[#t.cold + 1] = clock() - c
   c = clock()
-  for _ = 1, 20 do f_oct:steps(units, out) end
-  t.steps[#t.steps + 1] = (clock() - c) / 20
+  for _ = 1, 19 do f_oct:steps(units, out) end
+  t.steps[#t.steps + 1] = (clock() - c) / 19
   c = clock(); octile:field(gx, gy, over, f_over)
   t.over[#t.over + 1] = clock() - c
   c = clock(); linked:field(gx, gy, nil, f_link)
@@ -176,8 +186,11 @@ print(("fields on a %d x %d map, 20%% walls, one goal; %s, median of %d " ..
        "rounds"):format(size, size, runtime, rounds))
 print(("  tiles with a value: %d"):format(f_oct:count()))
 local oct = median(t.oct)
-print(("  build, default costs (heap)        %7.2f ms   target <= 15 ms")
+print(("  build, default costs (bucket ring) %7.2f ms   target <= 15 ms")
       :format(ms(oct)))
+print(("  build, default costs, queue=heap   %7.2f ms   (ring / heap %.2f, " ..
+       "reused fields both)"):format(ms(median(t.heap)),
+       median(t.reuse) / median(t.heap)))
 print(("  build, uniform 8-way (BFS)         %7.2f ms   target <=  6 ms")
       :format(ms(median(t.cheb))))
 print(("  build, 4-way (BFS)                 %7.2f ms"):format(ms(median(t.four))))
@@ -186,13 +199,17 @@ print(("  flee(), new field                  %7.2f ms   = %.2f builds   " ..
        "target <= 2"):format(ms(median(t.flee)), median(t.flee) / oct))
 print(("  flee(), reused                     %7.2f ms   = %.2f builds")
       :format(ms(median(t.fleer)), median(t.fleer) / oct))
+print(("  flee(), reused, queue=heap         %7.2f ms   = %.2f heap builds")
+      :format(ms(median(t.fleeh)), median(t.fleeh) / median(t.heap)))
 print(("  f:next_step(x, y)                  %7.1f ns   target <= 60 ns " ..
        "(LuaJIT)"):format(median(t.next) * 1e9))
-print(("  f:steps, 1,000 units               %7.1f us   target <= 40 us")
+print(("  f:steps, 1,000 units, in cache     %7.1f us   target <= 40 us")
       :format(median(t.steps) * 1e6))
+print(("  f:steps, 1,000 units, just built   %7.1f us   (the first call " ..
+       "after a build)"):format(median(t.cold) * 1e6))
 local tiles = (size + 2) * (size + 2)
 print(("  memory: %.2f bytes per tile in all (values 4, order 4, stamps 4, " ..
-       "heap positions 4, the heap)"):format(f_oct:memory() / tiles))
+       "heap positions 4, the queue's buckets)"):format(f_oct:memory() / tiles))
 print(("  reused, avoid 50 + extra_cost 50   %7.2f ms   = %.2f default builds")
       :format(ms(median(t.over)), median(t.over) / median(t.reuse)))
 print(("  reused, 20 links                   %7.2f ms   = %.2f default builds")

@@ -804,6 +804,7 @@ function Pathfinder:is_closed() end
 ---@field size? integer the side of a square unit: the field of its top-left tile, every footprint open (default 1)
 ---@field avoid? integer[] tiles with no value (blocked for this build; goals never are), flat `{x1, y1, ...}`
 ---@field extra_cost? number[] costs added to entering tiles for this build, flat `{x1, y1, c1, ...}`
+---@field queue? "auto"|"heap" "auto" (default): the bucket ring or radix heap; "heap": the binary heap, for comparisons (same values)
 
 ---Options of `astar.combine`.
 ---@class astar.CombineOptions

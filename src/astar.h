@@ -1035,6 +1035,7 @@ enum { ASTAR_FIELD_TO = 0, ASTAR_FIELD_FROM = 1 };
 /* The direction astar_field_next reports for a step through a link. */
 #define ASTAR_FIELD_LINK 8
 
+struct astar__fq; /* fqueue.h */
 typedef struct astar_field {
   astar_search ctx;     /* stamps, heap positions, heap, callback memo */
   float *value;         /* ntiles: a tile's value, where stamped */
@@ -1058,6 +1059,8 @@ typedef struct astar_field {
   double *ov_cost;
   size_t ov_navoid, ov_nextra, ov_cap;
   uint32_t mtag;        /* the marks' tag, 0: no overlay */
+  struct astar__fq *fq; /* the radix heap of the builds (fqueue.h) */
+  int heap;             /* built with the binary heap (query's heap) */
 } astar_field;
 
 /* How a field is built.  goals: ngoals x, y pairs (0-based, in range;
@@ -1081,6 +1084,8 @@ typedef struct astar_field_query {
   const int32_t *extra_tiles; /* nextra x, y pairs, extra_costs[k] */
   const double *extra_costs;
   size_t nextra;
+  int heap;                 /* 1: the binary heap instead of the radix
+                               heap (same values; for comparisons) */
 } astar_field_query;
 
 void astar_field_query_defaults(astar_field_query *q);

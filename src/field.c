@@ -10,12 +10,14 @@
  * the climb u -> v): exactly what a unit standing on u pays to step onto
  * v, corner rule, height limits and unit class included, because the
  * legal moves are read from u's own move mask.  A "from" field offers
- * along u's own moves.  Heap keys are the bits of (g - the least start
- * value), so they order as the doubles do; with equal step costs and one
- * start value the loop is breadth-first, level by level, and needs no
- * heap at all.
+ * along u's own moves.  With equal step costs and one start value the
+ * loop is breadth-first, level by level; else tiles come off a bucket
+ * ring when the tile costs are known (plain builds), else a radix heap
+ * (fqueue.h: both exact), or the binary heap when asked (keys: the bits
+ * of g - the least start value, ordered as the doubles are).
  */
 #include "astar.h"
+#include "fqueue.h"
 #include "heap.h"
 #include "internal.h"
 
@@ -50,6 +52,7 @@ void astar_field_release(astar_field *f) {
                   sizeof(int32_t));
   astar__mem_free(s->alloc, s->alloc_ud, f->ov_cost, f->ov_cap,
                   sizeof(double));
+  astar__fq_free(f->fq, s->alloc, s->alloc_ud);
   astar_search_release(s);
   astar_field_init(f, s->alloc, s->alloc_ud);
 }
@@ -60,6 +63,7 @@ size_t astar_field_memory(const astar_field *f) {
   if (f->order != NULL) n += (size_t)f->ntiles * sizeof(uint32_t);
   if (f->ov_xy != NULL)
     n += f->ov_cap * (2 * sizeof(int32_t) + sizeof(double));
+  if (f->fq != NULL) n += astar__fq_memory(f->fq);
   return n;
 }
 
@@ -104,6 +108,9 @@ typedef struct build {
   const uint32_t *mark; /* the overlay's marks (tag f->mtag), or NULL */
   const double *add;
   const uint64_t *near;
+  astar__fq *Q; /* the radix heap, or NULL: the binary heap */
+  astar__ring *R; /* the bucket ring (plain builds), or NULL */
+  double flat;  /* every tile the unit may enter costs this, or 0 */
 } build;
 
 static int expand_x(build *B, size_t *n, uint32_t u, double g);
@@ -159,11 +166,14 @@ static int corner_ok(build *B, uint32_t u, unsigned d, int *ok) {
 #define NOT_QUEUED UINT32_MAX /* heap_pos of a seed not on the heap yet */
 
 /* Offers ng to tile v (parent direction d): opens it or lowers its g. */
-static int offer(build *B, size_t *n, uint32_t v, double ng, unsigned d) {
+static inline int offer(build *B, size_t *n, uint32_t v, double ng, unsigned d) {
   astar_search *s = &B->f->ctx;
-  uint32_t sv = s->stamp[v];
+  uint32_t sv;
   astar_heap_entry e;
   size_t at;
+  if (B->R != NULL) return astar__ring_offer(B->f, B->R, B->tag, v, ng, d);
+  if (B->Q != NULL) return astar__fq_offer(B->f, B->Q, B->tag, v, ng, d);
+  sv = s->stamp[v];
   if ((sv & ASTAR__STAMP_GEN) == B->tag) {
     if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
     at = s->heap_pos[v];
@@ -217,15 +227,23 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
   const int fn = B->q->tile_fn != NULL;
   const unsigned dirs = astar__rule_dirs(G->diagonal);
   const double max_cost = B->max_cost;
+  const double flat = B->flat;
   int32_t offset[8];
   double length[8];
   int st;
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
-  while (n > 0 || cur < end) {
+  for (;;) {
     uint32_t u;
     double g, cu = 0.0;
     unsigned m;
+    if (B->Q != NULL) { /* the ring or the radix heap (fqueue.h) */
+      st = B->R != NULL ? astar__ring_next(f, B->R, B->tag, &cur, end, &u, &g)
+                        : astar__fq_next(f, B->Q, B->tag, &cur, end, &u, &g);
+      if (st != 1) return st;
+      goto expand;
+    }
+    if (n == 0 && cur >= end) break;
     if (cur < end && (f->count >= cur || n == 0 ||
                       (double)f->value[f->order[cur]] <= s->heap[0].g)) {
       /* the next seed onto the heap: its turn, or a close would write
@@ -240,6 +258,7 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
     g = s->heap[0].g;
     if (n > 1) astar__heap_pop(s->heap, s->heap_pos, n, 0);
     n--;
+  expand:
     close_tile(B, u, g);
     if (B->x) { /* overlays or links */
       s->heap_pos[u] = f->count; /* closing rank (for zero-cost links) */
@@ -251,7 +270,7 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
         if ((st = tile_value(B, u, &cu)) != ASTAR_OK) return st;
         if (!(cu > 0.0)) continue; /* nobody may enter u */
       } else {
-        cu = (double)cost[u];
+        cu = flat > 0.0 ? flat : (double)cost[u];
       }
       m = moves[u];
       while (m) {
@@ -278,7 +297,7 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
         if ((st = tile_value(B, u, &cu)) != ASTAR_OK) return st;
         if (!(cu > 0.0)) continue; /* nobody may enter u */
       } else {
-        cu = (double)cost[u];
+        cu = flat > 0.0 ? flat : (double)cost[u];
       }
       m = dirs;
       while (m) {
@@ -319,7 +338,7 @@ static int run_heap(build *B, size_t n, uint32_t cur, uint32_t end) {
           if ((st = corner_ok(B, u, d, &ok)) != ASTAR_OK) return st;
           if (!ok) continue;
         } else {
-          cu = (double)cost[v];
+          cu = flat > 0.0 ? flat : (double)cost[v];
         }
         ng = g + length[d] * cu;
         if (B->L.height != NULL) ng += astar__climb_cost(&B->L, u, v);
@@ -500,11 +519,16 @@ static void run_levels(build *B, double g0, double step) {
   f->count = count;
 }
 
+/* The range of the costs of the tiles the unit may enter. */
+static const astar_range *unit_range(const build *B) {
+  const astar_unit *u = B->G->units[B->q->unit];
+  return (u == NULL || !u->own) ? &B->G->range : &u->range;
+}
+
 /* The one step cost when every step costs the same, else 0. */
 static double uniform_step(const build *B) {
   const astar_grid *G = B->G;
-  const astar_unit *u = G->units[B->q->unit];
-  const astar_range *r = (u == NULL || !u->own) ? &G->range : &u->range;
+  const astar_range *r = unit_range(B);
   unsigned dirs = astar__rule_dirs(G->diagonal), d;
   double len = G->cardinal_length;
   if (B->q->tile_fn != NULL || B->L.height != NULL || B->x) return 0.0;
@@ -553,6 +577,10 @@ static int field_setup(build *B, astar_field *f, const astar_grid *G,
     B->symmetric = u == NULL || !u->own || !astar__height_limited(u) ||
                    G->heights == NULL;
   }
+  f->heap = q->heap != 0;
+  if (!f->heap && (B->Q = astar__fq_get(&f->fq, f->ctx.alloc,
+                                         f->ctx.alloc_ud)) == NULL)
+    return ASTAR_ENOMEM;
   f->direction = q->direction;
   f->unit = q->unit;
   f->memo = q->tile_fn != NULL;
@@ -565,8 +593,10 @@ static int field_setup(build *B, astar_field *f, const astar_grid *G,
  * in value[] (not stamped yet; a tile may be listed twice). */
 static int run_seeds(build *B, uint32_t n, int sorted) {
   astar_field *f = B->f;
+  const astar_grid *G = B->G;
   astar_search *s = &f->ctx;
-  double g0 = 0.0, step;
+  const astar_range *r = unit_range(B);
+  double g0 = 0.0, step, hi = -HUGE_VAL;
   uint32_t i;
   size_t heap_n = 0;
   int same = 1, st;
@@ -576,8 +606,12 @@ static int run_seeds(build *B, uint32_t n, int sorted) {
     if (i == 0) g0 = v;
     if (v != g0) same = 0;
     if (v < B->base) B->base = v;
+    if (v > hi) hi = v;
   }
   step = same ? uniform_step(B) : 0.0;
+  if (B->q->tile_fn == NULL && !B->x && !r->dirty && r->min_count != 0 &&
+      r->min == r->max && (double)r->min > 0.0)
+    B->flat = (double)r->min; /* every tile costs this: costs not read */
   if (step > 0.0) {
     uint32_t k = 0;
     for (i = 0; i < n; i++) { /* each seed once, closed at g0 */
@@ -595,18 +629,32 @@ static int run_seeds(build *B, uint32_t n, int sorted) {
     return ASTAR_OK;
   }
   f->count = 0;
+  /* the ring: a plain build whose unit's tile costs are known */
+  if (B->Q != NULL && B->q->tile_fn == NULL && !B->x &&
+      B->L.height == NULL && !r->dirty && r->min_count != 0)
+    B->R = astar__ring_choose(B->Q, G, (double)r->min, (double)r->max,
+                              sorted || n == 0 ? 0.0 : hi - B->base, B->base,
+                              f->ntiles, s->alloc, s->alloc_ud);
   if (sorted) {
     for (i = 0; i < n; i++) { /* seen, waiting for their turn */
-      s->stamp[f->order[i]] = B->tag;
-      s->heap_pos[f->order[i]] = NOT_QUEUED;
+      uint32_t v = f->order[i];
+      s->stamp[v] = B->tag;
+      if (B->Q != NULL)
+        astar__set_open_g(f, v, (double)f->value[v]);
+      else
+        s->heap_pos[v] = NOT_QUEUED;
     }
     st = run_heap(B, 0, 0, n);
   } else {
-    if ((st = astar__context_grow(s, (void **)&s->heap, &s->heap_cap, n,
+    if (B->Q == NULL &&
+        (st = astar__context_grow(s, (void **)&s->heap, &s->heap_cap, n,
                                   sizeof(astar_heap_entry))) != ASTAR_OK)
       return st;
     for (i = 0; i < n; i++) {
       uint32_t v = f->order[i];
+      /* the queues: a tile listed twice has its least value already */
+      if (B->Q != NULL && (s->stamp[v] & ASTAR__STAMP_GEN) == B->tag)
+        continue;
       if ((st = offer(B, &heap_n, v, (double)f->value[v], 0)) != ASTAR_OK)
         return st;
     }
@@ -675,6 +723,7 @@ int astar_field_flee(astar_field *dst, const astar_field *src,
     }
   }
   rq.max_cost = HUGE_VAL;
+  rq.heap = q->heap || src->heap;
   sorted = src->sorted;
   if ((st = field_setup(&B, dst, G, &rq)) != ASTAR_OK) return st;
   /* seeds in the order of their new values: reversed when k < 0 */

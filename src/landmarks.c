@@ -41,6 +41,12 @@
 #include <math.h>
 #include <string.h>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ASTAR__PREFETCH(p) __builtin_prefetch(p)
+#else
+#define ASTAR__PREFETCH(p) ((void)(p))
+#endif
+
 #define INF UINT32_MAX
 #define MAX_DIST 0xFFFFFFF0u  /* past it: coarser units, and again */
 
@@ -123,7 +129,7 @@ static void rh_release(rheap *h) {
 #define DIAL_MAX 16384u /* buckets at most: wider weights take the radix heap */
 
 typedef struct dial {
-  uint32_t *b[DIAL_MAX];
+  uint64_t *b[DIAL_MAX]; /* distance << 32 | tile */
   size_t n[DIAL_MAX], cap[DIAL_MAX];
   size_t head[DIAL_MAX]; /* first in a bucket: each is a FIFO (the flood
                             keeps to a wavefront, which the cache likes) */
@@ -131,20 +137,22 @@ typedef struct dial {
   astar_grid *g;
 } dial;
 
-static int dial_push(dial *q, uint32_t key, uint32_t node) {
+/* Pushes tile node at distance dist into bucket `key` (dist >> shift). */
+static inline int dial_push(dial *q, uint32_t key, uint32_t dist,
+                            uint32_t node) {
   uint32_t i = key & q->mask;
   if (q->n[i] == q->cap[i] &&
       astar__grow(q->g->alloc, q->g->alloc_ud, (void **)&q->b[i], &q->cap[i],
-                  q->n[i] + 1, sizeof(uint32_t), 64) != ASTAR_OK)
+                  q->n[i] + 1, sizeof(uint64_t), 64) != ASTAR_OK)
     return ASTAR_ENOMEM;
-  q->b[i][q->n[i]++] = node;
+  q->b[i][q->n[i]++] = (uint64_t)dist << 32 | node;
   return ASTAR_OK;
 }
 
 static void dial_release(dial *q) {
   unsigned i;
   for (i = 0; i < DIAL_MAX; i++)
-    astar__free(q->g, q->b[i], q->cap[i], sizeof(uint32_t));
+    astar__free(q->g, q->b[i], q->cap[i], sizeof(uint64_t));
   memset(q->b, 0, sizeof q->b);
 }
 
@@ -158,8 +166,13 @@ typedef struct build {
   uint32_t *least; /* ntiles: least distance to the landmarks so far */
   rheap h;
   dial *dq;        /* when the weights fit its buckets, else NULL */
+  uint16_t *wt;    /* with dq: 8 per tile, each edge's units (NO_EDGE) */
+  unsigned shift;  /* with wt: the Dial's buckets are 2^shift units wide,
+                      no wider than the lightest edge */
   int overflow;
 } build;
+
+#define NO_EDGE 0xFFFFu
 
 static unsigned opposite(unsigned d) {
   unsigned e;
@@ -168,6 +181,79 @@ static unsigned opposite(unsigned d) {
         astar_dir_dy[e] == -astar_dir_dy[d])
       return e;
   return d; /* not reached */
+}
+
+/* The constants of one unit's weights. */
+typedef struct weights {
+  int32_t off[8];
+  double fwd[8], back[8], kappa, inv, hk;
+  unsigned opp[8], dirs;
+} weights;
+
+static void weights_init(const build *B, weights *W) {
+  const astar_grid *g = B->g;
+  unsigned d;
+  W->kappa = B->kappa;
+  W->inv = (1.0 - 1.0 / 1099511627776.0) / B->q;
+  W->hk = B->L.height != NULL ? (B->L.climb + B->L.descend) / 2.0 : 0.0;
+  W->dirs = astar__rule_dirs(g->diagonal);
+  for (d = 0; d < 8; d++) {
+    W->opp[d] = opposite(d);
+    W->off[d] = g->offset[d];
+    W->fwd[d] = g->step_length[d] - W->kappa;
+    W->back[d] = g->step_length[W->opp[d]] - W->kappa;
+  }
+}
+
+/* The units of the edge u - (direction d), or 0 when neither way is
+ * legal (then *units is left alone). */
+static inline int edge_units(const build *B, const weights *W, uint32_t u,
+                             unsigned d, uint32_t *units) {
+  const uint8_t *moves = B->L.moves;
+  const float *cost = B->L.cost, *height = B->L.height;
+  uint32_t v = (uint32_t)((int32_t)u + W->off[d]);
+  unsigned mu = moves[u], back_ok;
+  double cu = (double)cost[u], cv, c = HUGE_VAL, hp = 0.0;
+  /* u -> v legal: v is open; v -> u legal: v open and its move */
+  back_ok = (moves[v] >> W->opp[d]) & 1u;
+  if (!(mu & (1u << d)) && !(back_ok && astar__bit(B->L.passable, v)))
+    return 0;
+  cv = (double)cost[v];
+  if (height != NULL) hp = W->hk * fabs((double)height[v] - (double)height[u]);
+  if (mu & (1u << d)) c = W->fwd[d] * cv + W->kappa * cu + hp;
+  if (back_ok) {
+    double c2 = W->back[d] * cu + W->kappa * cv + hp;
+    if (c2 < c) c = c2;
+  }
+  c *= W->inv;
+  *units = c > 0.0 ? (uint32_t)c : 0u; /* < 2^32: see the unit's choice */
+  return 1;
+}
+
+/* Each edge's units once for the k fields of a unit (the Dial case: they
+ * fit in 16 bits), read by dijkstra() instead of computing them: 0 when
+ * one does not fit. */
+static int weights_table(build *B) {
+  weights W;
+  uint32_t i, lightest = NO_EDGE;
+  weights_init(B, &W);
+  B->shift = 0;
+  for (i = 0; i < B->g->ntiles; i++) {
+    uint16_t *o = B->wt + (size_t)i * 8;
+    unsigned d;
+    for (d = 0; d < 8; d++) {
+      uint32_t units = 0;
+      o[d] = NO_EDGE;
+      if (!(W.dirs & (1u << d)) || !astar__bit(B->L.passable, i)) continue;
+      if (!edge_units(B, &W, i, d, &units)) continue;
+      if (units >= NO_EDGE) return 0; /* not for 16 bits: computed */
+      o[d] = (uint16_t)units;
+      if (units < lightest) lightest = units;
+    }
+  }
+  while (lightest != NO_EDGE && ((uint32_t)2 << B->shift) <= lightest)
+    B->shift++;
+  return 1;
 }
 
 /* Distances from tile s into B->tmp; sets B->overflow when one passes
@@ -182,46 +268,49 @@ static unsigned opposite(unsigned d) {
 static int dijkstra(build *B, uint32_t s) {
   astar_grid *g = B->g;
   uint32_t *dist = B->tmp, i;
-  const uint8_t *moves = B->L.moves;
-  const float *cost = B->L.cost, *height = B->L.height;
-  const uint64_t *open = B->L.passable;
+  const uint16_t *wt = B->wt;
   rheap *h = &B->h;
-  int32_t off[8];
-  double fwd[8], back[8], kappa = B->kappa;
-  double inv = (1.0 - 1.0 / 1099511627776.0) / B->q;
-  double hk = height != NULL ? (B->L.climb + B->L.descend) / 2.0 : 0.0;
-  unsigned d, opp[8], dirs = astar__rule_dirs(g->diagonal);
-  for (d = 0; d < 8; d++) {
-    opp[d] = opposite(d);
-    off[d] = g->offset[d];
-    fwd[d] = g->step_length[d] - kappa;
-    back[d] = g->step_length[opp[d]] - kappa;
-  }
+  weights W;
+  unsigned d;
   dial *dq = B->dq;
   size_t queued = 1;
   uint32_t cur = 0;
+  const unsigned shift = wt != NULL ? B->shift : 0u;
+  weights_init(B, &W);
   for (i = 0; i < g->ntiles; i++) dist[i] = INF;
   for (d = 0; d < 33; d++) h->n[d] = 0;
   h->size = 0;
   h->last = 0;
   if (dq != NULL) {
     for (i = 0; i <= dq->mask; i++) dq->n[i] = dq->head[i] = 0;
-    if (dial_push(dq, 0, s) != ASTAR_OK) return ASTAR_ENOMEM;
+    if (dial_push(dq, 0, 0, s) != ASTAR_OK) return ASTAR_ENOMEM;
   } else if (rh_push(h, 0, s) != ASTAR_OK) {
     return ASTAR_ENOMEM;
   }
   dist[s] = 0;
   while (queued != 0) {
     uint32_t u, du;
-    unsigned mu, left;
-    double cu;
+    unsigned left;
     if (dq != NULL) {
+      /* bucket cur: distances [cur, cur + 1) << shift, shift 0 without
+       * the table; an edge is no lighter than a bucket, so the tiles of
+       * one bucket cannot lower each other: any order is exact */
       uint32_t at;
+      uint64_t e;
       while (dq->n[cur & dq->mask] == 0) cur++;
       at = cur & dq->mask;
-      u = dq->b[at][dq->head[at]++];
+      if (dq->head[at] + 8 < dq->n[at] && wt != NULL) {
+        /* the tile 8 ahead: its weights and its row of distances, read
+         * while this one is expanded (the flood wanders the map) */
+        uint32_t a = (uint32_t)dq->b[at][dq->head[at] + 8];
+        ASTAR__PREFETCH(wt + (size_t)a * 8);
+        ASTAR__PREFETCH(dist + a - g->stride);
+        ASTAR__PREFETCH(dist + a + g->stride);
+      }
+      e = dq->b[at][dq->head[at]++];
       if (dq->head[at] == dq->n[at]) dq->n[at] = dq->head[at] = 0;
-      du = cur;
+      u = (uint32_t)e;
+      du = (uint32_t)(e >> 32);
     } else {
       uint64_t e;
       if (rh_pop(h, &e) != ASTAR_OK) return ASTAR_ENOMEM;
@@ -230,28 +319,18 @@ static int dijkstra(build *B, uint32_t s) {
     }
     queued--;
     if (du != dist[u]) continue; /* a stale entry */
-    mu = moves[u];
-    cu = (double)cost[u];
-    left = dirs;
+    left = W.dirs;
     while (left) {
       uint32_t v, nd, units;
-      unsigned back_ok;
-      double cv, c = HUGE_VAL, hp = 0.0;
       d = astar__lowest_bit(left);
       left &= left - 1;
-      v = (uint32_t)((int32_t)u + off[d]);
-      /* u -> v legal: v is open; v -> u legal: v open and its move */
-      back_ok = (moves[v] >> opp[d]) & 1u;
-      if (!(mu & (1u << d)) && !(back_ok && astar__bit(open, v))) continue;
-      cv = (double)cost[v];
-      if (height != NULL) hp = hk * fabs((double)height[v] - (double)height[u]);
-      if (mu & (1u << d)) c = fwd[d] * cv + kappa * cu + hp;
-      if (back_ok) {
-        double c2 = back[d] * cu + kappa * cv + hp;
-        if (c2 < c) c = c2;
+      if (wt != NULL) {
+        units = wt[(size_t)u * 8 + d];
+        if (units == NO_EDGE) continue;
+      } else if (!edge_units(B, &W, u, d, &units)) {
+        continue;
       }
-      c *= inv;
-      units = c > 0.0 ? (uint32_t)c : 0u; /* < 2^32: see the unit's choice */
+      v = (uint32_t)((int32_t)u + W.off[d]);
       nd = du + units;
       if (nd > MAX_DIST || nd < du) {
         B->overflow = 1;
@@ -259,26 +338,14 @@ static int dijkstra(build *B, uint32_t s) {
       }
       if (nd < dist[v]) {
         dist[v] = nd;
-        if ((dq != NULL ? dial_push(dq, nd, v) : rh_push(h, nd, v)) !=
-            ASTAR_OK)
+        if ((dq != NULL ? dial_push(dq, nd >> shift, nd, v)
+                        : rh_push(h, nd, v)) != ASTAR_OK)
           return ASTAR_ENOMEM;
         queued++;
       }
     }
   }
   return ASTAR_OK;
-}
-
-/* The tile of the largest finite value of f (ties: the lower index), or
- * INF when none is finite. */
-static uint32_t farthest(const astar_grid *g, const uint32_t *f) {
-  uint32_t i, best = INF, at = INF;
-  for (i = 0; i < g->ntiles; i++)
-    if (f[i] != INF && (at == INF || f[i] > best)) {
-      best = f[i];
-      at = i;
-    }
-  return at;
 }
 
 /* The tile a breadth-first flood from s (steps legal either way, as the
@@ -356,7 +423,7 @@ static double largest_step(const build *B) {
  * unit. */
 static int build_set(build *B, astar__landmarks *S) {
   astar_grid *g = B->g;
-  uint32_t i, at, w = (uint32_t)g->width;
+  uint32_t i, at, far, w = (uint32_t)g->width;
   int j, st;
   B->overflow = 0;
   at = centre(B);
@@ -373,6 +440,11 @@ static int build_set(build *B, astar__landmarks *S) {
     }
     if ((st = dijkstra(B, at)) != ASTAR_OK) return st;
     if (B->overflow) return 1;
+    /* written out, the least distances lowered, and the farthest of them
+     * found (as farthest() would: rows in index order, ties to the
+     * first) in one pass */
+    at = INF;
+    far = 0;
     for (y = 0; y < g->height; y++) {
       const uint32_t *row = B->tmp + astar_index(g, 0, y);
       uint32_t *o = out + (size_t)y * w * (size_t)S->k;
@@ -380,9 +452,12 @@ static int build_set(build *B, astar__landmarks *S) {
       for (x = 0; x < g->width; x++) {
         o[(size_t)x * (size_t)S->k] = row[x];
         if (row[x] < m[x]) m[x] = row[x];
+        if (m[x] != INF && (at == INF || m[x] > far)) {
+          far = m[x];
+          at = astar_index(g, x, y);
+        }
       }
     }
-    at = farthest(g, B->least);
   }
   return ASTAR_OK;
 }
@@ -444,6 +519,7 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
                           int k) {
   build B;
   dial *dq = NULL;
+  uint16_t *wt = NULL; /* the weight table (Dial case), made once */
   astar__landmarks *head = NULL;
   size_t nt = (size_t)g->ntiles;
   int u, st = ASTAR_OK;
@@ -517,6 +593,14 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
       }
     }
     for (again = 0; again < 64; again++) {
+      B.wt = NULL;
+      if (B.dq != NULL) { /* the weights once for the k fields */
+        if (wt == NULL) wt = astar__alloc(g, nt, 8 * sizeof(uint16_t));
+        if (wt != NULL) {
+          B.wt = wt;
+          if (!weights_table(&B)) B.wt = NULL;
+        }
+      }
       st = build_set(&B, S);
       if (st != 1) break;
       B.q *= 16.0;
@@ -531,6 +615,7 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
     S->version = g->version;
   }
   rh_release(&B.h);
+  astar__free(g, wt, nt, 8 * sizeof(uint16_t));
   if (dq != NULL) {
     dial_release(dq);
     astar__free(g, dq, 1, sizeof *dq);

@@ -51,8 +51,12 @@ typedef struct lfield {
 
 static const char *const field_keys[] = {
     "unit", "values", "max_cost", "direction", "tile_cost", "size", "avoid",
-    "extra_cost", NULL};
+    "extra_cost", "queue", NULL};
 static const char *const direction_names[] = {"to", "from", NULL};
+/* the queue of the builds: the radix heap (or breadth-first), or the
+ * binary heap of earlier versions, kept for comparisons (same values) */
+static const char *const queue_names[] = {"auto", "heap", NULL};
+#define QUEUE_LIST "'auto', 'heap'"
 #define DIRECTION_LIST "'to', 'from'"
 static const char *const combine_keys[] = {"rescan", NULL};
 
@@ -407,6 +411,8 @@ static int g_field(lua_State *L) {
     A.q.unit = lt_unit_option(L, A.opt, "field", 1);
     A.q.direction = la_enum(L, A.opt, "field", "direction", direction_names,
                             DIRECTION_LIST, ASTAR_FIELD_TO);
+    A.q.heap = la_enum(L, A.opt, "field", "queue", queue_names, QUEUE_LIST,
+                       0);
     A.q.max_cost = la_number(L, A.opt, "field", "max_cost", -HUGE_VAL,
                              HUGE_VAL, "a number", HUGE_VAL);
     A.fn = la_typed_option(L, A.opt, "field", "tile_cost", LUA_TFUNCTION);
@@ -494,6 +500,7 @@ static void rescan_query(astar_field_query *q, const astar_field *src,
                                       : NULL;
   q->extra_costs = src->ov_cost;
   q->nextra = src->ov_nextra;
+  q->heap = src->heap; /* the source's queue */
   memset(Q, 0, sizeof *Q);
   Q->L = L;
   Q->ud = G;
@@ -820,6 +827,25 @@ static int ffi_next_step(void *p, double x, double y, double *out) {
   return 1;
 }
 
+/* Asks the cache for what astar_field_next reads around tile i (a unit
+ * further on in a list: the units are anywhere on the map). */
+static void lf_prefetch(const astar_field *f, const astar_layer *layer,
+                        uint32_t i) {
+#if defined(__GNUC__) || defined(__clang__)
+  uint32_t w = (uint32_t)f->ctx.stride, r;
+  for (r = i - w; r <= i + w; r += w) {
+    __builtin_prefetch(f->value + r);
+    __builtin_prefetch(f->ctx.stamp + r);
+    __builtin_prefetch(layer->cost + r);
+  }
+  __builtin_prefetch(layer->moves + i);
+#else
+  (void)f;
+  (void)layer;
+  (void)i;
+#endif
+}
+
 /* field:steps(positions) on n x, y pairs in xy, replaced by each unit's
  * next tile: 1, or -2 (nothing written) when the method must do it. */
 static int ffi_steps(void *p, double *xy, int n) {
@@ -838,6 +864,11 @@ static int ffi_steps(void *p, double *xy, int n) {
     double step;
     int dir;
     int32_t nx, ny;
+    if (k + 12 < pairs) { /* the unit 12 ahead: its rows, read meanwhile */
+      uint32_t a;
+      (void)ffi_tile(F, xy[2 * k + 24], xy[2 * k + 25], &a);
+      lf_prefetch(&F->f, &layer, a);
+    }
     (void)ffi_tile(F, xy[2 * k], xy[2 * k + 1], &i);
     if (astar_field_next(&F->f, g, &layer, i, NULL, &next, &step, &dir)) {
       astar_xy(g, next, &nx, &ny);

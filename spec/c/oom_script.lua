@@ -436,6 +436,23 @@ part("close and collect", function()
   collectgarbage("collect")
 end)
 
+part("fields and landmarks", function()
+  -- the bucket ring, the radix heap (avoid), the binary heap, rescans,
+  -- a reused field; then landmarks (the weight table, the bucket queue)
+  local g = astar.new(24, 24)
+  for k = 1, 24, 3 do g:set_cost(k, 12, false) end
+  g:set_cost(5, 5, 3)
+  local f = g:field(2, 2)
+  local r = g:field(2, 2, { avoid = { 6, 6 } })
+  local h = g:field({ 2, 2, 20, 20 }, { queue = "heap", values = { 0, 3 } })
+  f:flee()
+  r:flee(-2)
+  astar.combine({ f, 1, h, -0.5 }, { rescan = true })
+  g:field(20, 20, nil, f)
+  g:prepare("landmarks", 4)
+  g:find_path(1, 1, 24, 24)
+end)
+
 part("wrong types", function()
   must_raise("grid expected", base.find_path, {}, 1, 1, 2, 2)
   must_raise("sx out of range", base.find_path, base, 0, 1, 2, 2)
