@@ -232,7 +232,20 @@ int astar_smooth(const astar_grid *g, int unit, int size, const int32_t *xy,
   P.sum = NULL;
   if (sum != NULL && n > 0) sum[0] = 0.0;
   for (k = 0; k + 1 < n; k++) {
-    double c = leg(&P, k, k + 1);
+    int32_t dx = xy[2 * k + 2] - xy[2 * k], dy = xy[2 * k + 3] - xy[2 * k + 1];
+    double c;
+    if (L.height == NULL && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 &&
+        (dx | dy) != 0) { /* a legal step: what the grid charges (most legs) */
+      int d = step_dir(dx, dy);
+      uint32_t i0 = astar_index(g, xy[2 * k], xy[2 * k + 1]);
+      if (L.moves[i0] & (1u << d)) {
+        c = g->step_length[d] *
+            (double)L.cost[(uint32_t)((int32_t)i0 + g->offset[d])];
+        if (sum != NULL) sum[k + 1] = sum[k] + c;
+        continue;
+      }
+    }
+    c = leg(&P, k, k + 1);
     if (!(c < HUGE_VAL)) {
       *bad = k;
       return ASTAR_EINVAL;
