@@ -118,7 +118,7 @@ static int32_t path_coord(lua_State *L, int arg, int k, int32_t hi) {
  * raises the error. */
 static void read_coords(lua_State *L, lgrid *ud, int32_t *xy, size_t len) {
   size_t i = 0;
-  luaL_checkstack(L, READ_BATCH + 4, "smooth");
+  luaL_checkstack(L, READ_BATCH + 8, "smooth");
   while (i < len) {
     size_t m = len - i, j;
     int top = lua_gettop(L);
