@@ -110,6 +110,48 @@ static int32_t path_coord(lua_State *L, int arg, int k, int32_t hi) {
   return (int32_t)v - 1;
 }
 
+#define READ_BATCH 32 /* numbers read before the stack is popped */
+
+/* path[1 .. len] into xy (0-based), in batches popped at once: the Lua API
+ * calls per number are most of what smoothing a long path costs.  A
+ * number that is not a tile coordinate goes through path_coord, which
+ * raises the error. */
+static void read_coords(lua_State *L, lgrid *ud, int32_t *xy, size_t len) {
+  size_t i = 0;
+  luaL_checkstack(L, READ_BATCH + 8, "smooth");
+  while (i < len) {
+    size_t m = len - i, j;
+    int top = lua_gettop(L);
+    if (m > READ_BATCH) m = READ_BATCH;
+    for (j = 0; j < m; j++) {
+      size_t e = i + j;
+      int32_t hi = e % 2 == 0 ? ud->g.width : ud->g.height;
+#if LUA_VERSION_NUM >= 503 /* integers (and integral floats) directly */
+      int isnum = 0;
+      lua_Integer v = 0;
+      if (lua_rawgeti(L, 2, (int)(e + 1)) == LUA_TNUMBER)
+        v = lua_tointegerx(L, -1, &isnum);
+      if (isnum && v >= 1 && v <= hi) {
+        xy[e] = (int32_t)v - 1;
+        continue;
+      }
+#else
+      lua_Number v = 0;
+      lua_rawgeti(L, 2, (int)(e + 1));
+      if (lua_type(L, -1) == LUA_TNUMBER) v = lua_tonumber(L, -1);
+      if (v >= 1 && v <= hi && v == (lua_Number)(int32_t)v) {
+        xy[e] = (int32_t)v - 1;
+        continue;
+      }
+#endif
+      lua_pop(L, 1);
+      xy[e] = path_coord(L, 2, (int)(e + 1), hi); /* raises */
+    }
+    lua_settop(L, top);
+    i += m;
+  }
+}
+
 /* grid:smooth(path [, out [, options]]) -> waypoints (out, or a new table) */
 static int g_smooth(lua_State *L) {
   char buf[64];
@@ -148,11 +190,7 @@ static int g_smooth(lua_State *L) {
                             (n > 0 ? n : 1) * (sizeof(double) +
                                                2 * sizeof(int32_t)));
   xy = (int32_t *)(void *)(sum + (n > 0 ? n : 1));
-  for (k = 0; k < n; k++) {
-    int j = 2 * (int)k; /* n <= INT_MAX / 4 */
-    xy[2 * k] = path_coord(L, 2, j + 1, ud->g.width);
-    xy[2 * k + 1] = path_coord(L, 2, j + 2, ud->g.height);
-  }
+  read_coords(L, ud, xy, 2 * n);
   check(L, astar_grid_prepare_size(g, unit, size, 0), fname);
   st = astar_smooth(g, unit, size, xy, n, xy, &nout, &bad, sum);
   lg_report(L, ud);

@@ -107,6 +107,83 @@ static ALWAYS_INLINE int walk_of(const sight *S, int32_t x0, int32_t y0,
   return 1;
 }
 
+/* Are the k + 1 tiles i, i + step, ..., i + k step all passable?  A row
+ * (step +-1) is a run of bits, read a word at a time. */
+static ALWAYS_INLINE int run_clear(const uint64_t *bits, uint32_t i,
+                                   int64_t k, int32_t step) {
+  if (step == 1 || step == -1) {
+    uint32_t lo = step == 1 ? i : i - (uint32_t)k,
+             hi = step == 1 ? i + (uint32_t)k : i;
+    uint32_t wl = lo >> 6, wh = hi >> 6, w;
+    uint64_t ml = ~(uint64_t)0 << (lo & 63),
+             mh = ~(uint64_t)0 >> (63 - (hi & 63));
+    if (wl == wh) return (bits[wl] & ml & mh) == (ml & mh);
+    if ((bits[wl] & ml) != ml || (bits[wh] & mh) != mh) return 0;
+    for (w = wl + 1; w < wh; w++)
+      if (bits[w] != ~(uint64_t)0) return 0;
+    return 1;
+  }
+  for (; k >= 0; k--, i = (uint32_t)((int32_t)i + step))
+    if (!astar__bit(bits, i)) return 0;
+  return 1;
+}
+
+/* The same answer as walk_of without costs or heights (1: clear), by
+ * runs: along the major axis the line enters a run of tiles in each row
+ * (or column) of the minor one, found with integer arithmetic and checked
+ * at once; between runs it steps to the next row, or through a corner
+ * (grazing two tiles as walk_of does).  In the major units of tile
+ * centres, the line leaves minor row m at major coordinate
+ * nM (2m + 1) / (2 nm), inside the tile floor((nM (2m + 1) + nm) / (2 nm)),
+ * at the tile's edge (a corner) when that division is exact. */
+static int clear_by_runs(const astar_grid *G, const uint64_t *bits, int rule,
+                         int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  int64_t nx = x1 > x0 ? x1 - x0 : x0 - x1;
+  int64_t ny = y1 > y0 ? y1 - y0 : y0 - y1;
+  int32_t sx = x1 > x0 ? 1 : -1;
+  int32_t sy = y1 > y0 ? G->stride : -G->stride;
+  int32_t sM, sm; /* index steps along the major and the minor axis */
+  int64_t nM, nm, q, r, dq, dr, two, a, m;
+  uint32_t i = astar_index(G, x0, y0); /* the run's first tile */
+  if (nx == 0 && ny == 0) return astar__bit(bits, i);
+  if (ny == 0) return run_clear(bits, i, nx, sx);
+  if (nx == 0) return run_clear(bits, i, ny, sy);
+  if (nx >= ny) {
+    nM = nx, nm = ny, sM = sx, sm = sy;
+  } else {
+    nM = ny, nm = nx, sM = sy, sm = sx;
+  }
+  two = 2 * nm;
+  q = (nM + nm) / two;
+  r = (nM + nm) % two;
+  dq = (2 * nM) / two;
+  dr = (2 * nM) % two;
+  a = 0;
+  for (m = 0; m < nm; m++) {
+    int64_t b = r == 0 ? q - 1 : q; /* the run's last major coordinate */
+    if (!run_clear(bits, i, b - a, sM)) return 0;
+    i = (uint32_t)((int32_t)i + (int32_t)(b - a) * sM);
+    if (r == 0) { /* through a corner: the next run starts diagonally */
+      uint32_t pa = (uint32_t)((int32_t)i + sM), pb = (uint32_t)((int32_t)i + sm);
+      if (rule != ASTAR_DIAG_ALWAYS &&
+          !(astar__bit(bits, pa) | astar__bit(bits, pb)))
+        return 0;
+      i = (uint32_t)((int32_t)i + sM + sm);
+      a = q;
+    } else {
+      i = (uint32_t)((int32_t)i + sm);
+      a = q;
+    }
+    q += dq;
+    r += dr;
+    if (r >= two) {
+      r -= two;
+      q++;
+    }
+  }
+  return run_clear(bits, i, nM - a, sM);
+}
+
 static int walk(const sight *S, int32_t x0, int32_t y0, int32_t x1,
                 int32_t y1, float *maxc, uint32_t *block) {
   return S->flat != NULL ? walk_of(S, x0, y0, x1, y1, maxc, block, 1)
@@ -159,6 +236,36 @@ double astar__leg_cost(const astar_grid *G, const astar_layer *L,
          (double)top;
 }
 
+int astar__sight_clear(const astar_grid *G, const uint64_t *bits, int32_t x0,
+                       int32_t y0, int32_t x1, int32_t y1) {
+  int32_t nx = x1 > x0 ? x1 - x0 : x0 - x1, ny = y1 > y0 ? y1 - y0 : y0 - y1;
+  sight S;
+  float top;
+  uint32_t block;
+  /* runs of a tile or two (steep lines): the walk is quicker */
+  if (nx < 3 * ny && ny < 3 * nx) {
+    S.G = G;
+    S.bits = bits;
+    S.cost = NULL;
+    S.flat = NULL;
+    S.rule = G->diagonal;
+    return walk_of(&S, x0, y0, x1, y1, &top, &block, 0);
+  }
+  return clear_by_runs(G, bits, G->diagonal, x0, y0, x1, y1);
+}
+
+float astar__leg_uniform(const astar_grid *G, const astar_layer *L,
+                         int unit) {
+  const astar_unit *u = G->units[unit];
+  const astar_range *r = u == NULL || !u->own ? &G->range : &u->range;
+  const float *cost = u == NULL || !u->own ? G->cost : u->cost;
+  if (L->cost != cost || L->height != NULL || r->dirty ||
+      astar__flat_heights(G, unit) != NULL)
+    return 0.0f;
+  if (r->min_count == 0) return 1.0f; /* nothing passable */
+  return r->min == r->max && r->min > 0.0f ? r->min : 0.0f;
+}
+
 /* The heights a unit's longer legs must keep level on, or NULL. */
 const float *astar__flat_heights(const astar_grid *G, int unit) {
   const astar_unit *u = G->units[unit];
@@ -179,7 +286,8 @@ int astar_line_of_sight(const astar_grid *g, int unit, int size, int32_t x0,
       y1 < 0 || x1 >= g->width || y1 >= g->height)
     return ASTAR_EINVAL;
   if ((st = astar_grid_layer_size(g, unit, size, &L)) != ASTAR_OK) return st;
-  sight_init(&S, g, &L, NULL);
+  if (clear_by_runs(g, L.passable, g->diagonal, x0, y0, x1, y1)) return 1;
+  sight_init(&S, g, &L, NULL); /* blocked: the walk finds the first tile */
   S.cost = NULL;
   if (walk(&S, x0, y0, x1, y1, &top, &block)) return 1;
   astar_xy(g, block, bx, by);
@@ -232,7 +340,20 @@ int astar_smooth(const astar_grid *g, int unit, int size, const int32_t *xy,
   P.sum = NULL;
   if (sum != NULL && n > 0) sum[0] = 0.0;
   for (k = 0; k + 1 < n; k++) {
-    double c = leg(&P, k, k + 1);
+    int32_t dx = xy[2 * k + 2] - xy[2 * k], dy = xy[2 * k + 3] - xy[2 * k + 1];
+    double c;
+    if (L.height == NULL && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 &&
+        (dx | dy) != 0) { /* a legal step: what the grid charges (most legs) */
+      int d = step_dir(dx, dy);
+      uint32_t i0 = astar_index(g, xy[2 * k], xy[2 * k + 1]);
+      if (L.moves[i0] & (1u << d)) {
+        c = g->step_length[d] *
+            (double)L.cost[(uint32_t)((int32_t)i0 + g->offset[d])];
+        if (sum != NULL) sum[k + 1] = sum[k] + c;
+        continue;
+      }
+    }
+    c = leg(&P, k, k + 1);
     if (!(c < HUGE_VAL)) {
       *bad = k;
       return ASTAR_EINVAL;

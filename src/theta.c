@@ -44,6 +44,7 @@ typedef struct theta {
   uint32_t tag, stride;
   size_t n;
   double hA, inv_q, card;
+  double uc; /* the one tile cost (astar__leg_uniform), or 0 */
   int32_t gx, gy;
   uint32_t generated, peak;
 } theta;
@@ -99,6 +100,18 @@ static int relax(theta *T, uint32_t v, int32_t x, int32_t y, double g,
     astar__heap_up(s->heap, s->heap_pos, s->heap_pos[v], ne, 0);
   }
   return ASTAR_OK;
+}
+
+/* The cost of the leg (x0, y0) -> (x1, y1), as astar__leg_cost gives it:
+ * on a layer of one cost, a longer leg only asks the bitmap. */
+static double leg_cost(const theta *T, int32_t x0, int32_t y0, int32_t x1,
+                       int32_t y1) {
+  int32_t dx = x1 - x0, dy = y1 - y0;
+  if (T->uc > 0.0 && (dx < -1 || dx > 1 || dy < -1 || dy > 1))
+    return astar__sight_clear(T->G, T->L->passable, x0, y0, x1, y1)
+               ? sqrt((double)dx * dx + (double)dy * dy) * T->card * T->uc
+               : HUGE_VAL;
+  return astar__leg_cost(T->G, T->L, T->flat, x0, y0, x1, y1);
 }
 
 /* A lower bound of leg a -> b's cost: its length times b's cost; dx, dy
@@ -167,6 +180,7 @@ int astar__theta(astar__run *R) {
   T.stride = (uint32_t)G->stride;
   T.n = 0;
   T.card = G->cardinal_length;
+  T.uc = (double)astar__leg_uniform(G, L, q->unit);
   /* admissible for legs and for steps of either kind */
   T.hA = (T.card < diag_per ? T.card : diag_per) * R->bound;
   T.inv_q = astar__key_scale(G, R->bound);
@@ -188,7 +202,7 @@ int astar__theta(astar__run *R) {
     astar_xy(G, p, &px, &py);
     if (e.aux & UNCHECKED) { /* Lazy Theta*: the leg assumed at last */
       double best = HUGE_VAL,
-             c = astar__leg_cost(G, L, T.flat, px, py, ux, uy);
+             c = leg_cost(&T, px, py, ux, uy);
       uint32_t bp = p;
       if (c < HUGE_VAL) best = T.g[p] + c;
       /* The leg as cheap as assumed: no closed neighbour can beat it (each
@@ -240,7 +254,7 @@ int astar__theta(astar__run *R) {
       cand = gu + G->step_length[d] * (double)L->cost[v];
       if (pp != u) {
         if (!lazy) {
-          double c = astar__leg_cost(G, L, T.flat, px, py, vx, vy);
+          double c = leg_cost(&T, px, py, vx, vy);
           if (c < HUGE_VAL && T.g[pp] + c <= cand) {
             cand = T.g[pp] + c;
             aux = pp;
