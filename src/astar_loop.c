@@ -58,10 +58,22 @@ enum {
   MODE_LINKS = 8192, /* the grid has links: tiles with the link bit get
                         their links as extra moves after the rule's */
   MODE_LM = 16384,   /* the heuristic reads landmarks (landmarks.c) */
-  MODE_BUCKET = 32768 /* the open list is bucket.h's queue */
+  MODE_BUCKET = 32768, /* the open list is bucket.h's queue */
+  MODE_UNIFORM = 65536 /* every tile the layer can enter costs the same:
+                          the step's cost needs no read of the tile */
 };
 
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
+
+/* The one cost of every passable tile of the search's layer (its cost
+ * range, kept by every edit; 0 when the range is stale or not one value).
+ * A sized layer's tiles are some of the unit's, so the range holds. */
+static double uniform_cost(const astar_grid *G, int unit) {
+  const astar_unit *u = G->units[unit];
+  const astar_range *r = (u == NULL || !u->own) ? &G->range : &u->range;
+  if (r->dirty || r->min_count == 0 || r->min != r->max) return 0.0;
+  return (double)r->min;
+}
 
 /* ---- what the options add to the loop ---- */
 
@@ -157,6 +169,11 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
 
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
+  if (mode & MODE_UNIFORM) { /* the steps' costs, as length * cost[v] */
+    double c = uniform_cost(G, S->q.unit);
+    unsigned k;
+    for (k = 0; k < 8; k++) length[k] *= c;
+  }
   while ((mode & MODE_FIFO) ? head < n : n > 0) {
     uint32_t u;
     double gu;
@@ -291,6 +308,8 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       if ((mode & MODE_FIFO) && (sv & ASTAR__STAMP_GEN) == open_tag) continue;
       if (mode & MODE_TILE_FN)
         step = length[d] * ctx->memo[v].cost;
+      else if (mode & MODE_UNIFORM)
+        step = length[d];
       else
         step = length[d] * (double)cost[v];
       if ((mode & MODE_OVERLAY) && near &&
@@ -455,6 +474,9 @@ static NOINLINE int run_bucket_height(astar__run *S, uint32_t b) {
 }
 static NOINLINE int run_sliced_bucket(astar__run *S, uint32_t b) {
   return run(S, MODE_BUCKET | MODE_BUDGET, b);
+}
+static NOINLINE int run_bucket_uniform(astar__run *S, uint32_t b) {
+  return run(S, MODE_BUCKET | MODE_UNIFORM, b);
 }
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
@@ -646,6 +668,9 @@ int astar__loop_start(astar__run *S) {
     if ((st = astar__context_radix(ctx)) != ASTAR_OK) return st;
     mode |= MODE_BUCKET;
     r->bucket = 1;
+    /* the plain run only (a run of another mode reads the tiles) */
+    if (mode == MODE_BUCKET && uniform_cost(G, q->unit) > 0.0)
+      mode |= MODE_UNIFORM;
   }
   S->mode = mode;
 
@@ -730,8 +755,10 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_bucket(S, budget);
     else if (mode == (MODE_BUCKET | MODE_HEIGHT))
       st = run_bucket_height(S, budget);
-    else if (mode == (MODE_BUCKET | MODE_BUDGET))
-      st = run_sliced_bucket(S, budget);
+    else if ((mode & ~MODE_UNIFORM) == (MODE_BUCKET | MODE_BUDGET))
+      st = run_sliced_bucket(S, budget); /* reads the tiles' costs */
+    else if (mode == (MODE_BUCKET | MODE_UNIFORM))
+      st = run_bucket_uniform(S, budget);
     else
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;
