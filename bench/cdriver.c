@@ -36,7 +36,7 @@ static const char usage_text[] =
     "usage: cdriver [--algorithm LIST] [--every N] [--repeat N] [--wall] "
     "FILE.map.scen|DIR ...\n"
     "  --algorithm LIST  comma-separated: astar (default), jps, auto,\n"
-    "                    jps_classic, subgoal\n"
+    "                    jps_classic, subgoal, jps_plus\n"
     "  --every N         run every Nth scenario of each file (default 1: all)\n"
     "  --repeat N        time each file N times, report the fastest "
     "(default 1)\n"
@@ -372,12 +372,15 @@ static long count_arg(const char *name, const char *value) {
 /* ---- algorithms ---- */
 
 /* 0-2: ASTAR_ALGO_*; jps_classic: JPS without the 2014 pruning (as it
-   ran before); subgoal: auto on the grid after astar_subgoal_build */
+   ran before); subgoal: auto on the grid after astar_subgoal_build;
+   jps_plus: auto after astar_jumps_build */
 static const char *const algo_names[] = {"auto", "astar", "jps",
-                                         "jps_classic", "subgoal"};
-#define NAMES 5
+                                         "jps_classic", "subgoal",
+                                         "jps_plus"};
+#define NAMES 6
 #define JPS_CLASSIC 3
 #define SUBGOAL 4
+#define JPS_PLUS 5
 #define MAX_ALGOS 8
 
 /* Parses "astar,jps" into ASTAR_ALGO_* codes; returns how many. */
@@ -391,7 +394,7 @@ static int parse_algorithms(const char *list, int *out) {
       if (strlen(algo_names[a]) == len && strncmp(p, algo_names[a], len) == 0)
         found = a;
     if (found < 0 || n == MAX_ALGOS)
-      die("unknown algorithm '%s' (known: %s)", list, "astar, jps, auto, jps_classic, subgoal");
+      die("unknown algorithm '%s' (known: %s)", list, "astar, jps, auto, jps_classic, subgoal, jps_plus");
     out[n++] = found;
     if (p[len] == '\0') break;
     p += len + 1;
@@ -512,11 +515,13 @@ int main(int argc, char **argv) {
       if (algos[ai] == JPS_CLASSIC) {
         q.algorithm = ASTAR_ALGO_JPS;
         q.jps_classic = 1;
-      } else if (algos[ai] == SUBGOAL) {
-        int refusal;
+      } else if (algos[ai] == SUBGOAL || algos[ai] == JPS_PLUS) {
+        int refusal = 0;
         q.algorithm = ASTAR_ALGO_AUTO;
         if (astar_grid_prepare(&grid, 0, ASTAR_PREPARE_ZONES) != ASTAR_OK ||
-            astar_subgoal_build(&grid, 0, &refusal) != ASTAR_OK) {
+            (algos[ai] == SUBGOAL
+                 ? astar_subgoal_build(&grid, 0, &refusal)
+                 : astar_jumps_build(&grid, 0, &refusal)) != ASTAR_OK) {
           fprintf(stderr, "cdriver: %s: no subgoal graph (refusal %d)\n",
                   path, refusal);
           return 2;

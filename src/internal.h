@@ -549,6 +549,7 @@ typedef struct astar__run {
   /* ---- JPS ---- */
   astar__jps_layer J;
   double hA, hB, jstep[8];
+  const uint8_t *jt;    /* a prepared map's jump table (JPS+), or NULL */
   /* ---- subgoal graphs ---- */
   const struct astar__subgoals *sg;
   int32_t gx, gy;       /* the goal's padded coordinates */
@@ -641,7 +642,15 @@ typedef struct astar__subgoals {
   uint32_t *adj;     /* the subgoal (index) each edge leads to */
   struct astar__subgoal_at { uint32_t tile; int32_t x, y; } *at;
                      /* subgoal k's tile and padded coordinates */
+  size_t njt;        /* bytes of jumps */
+  uint8_t *jumps;    /* JPS+ instead of a graph: 4 bytes per tile (jps.c's
+                        astar__jumps_fill; then no subgoals), or NULL */
 } astar__subgoals;
+/* jps.c: the straight jump table of layer J (4 * ntiles bytes) */
+void astar__jumps_fill(const astar_grid *g, const astar__jps_layer *J,
+                       uint8_t *jt);
+/* unit's jump table when built and not stale, else NULL */
+const uint8_t *astar__jumps_for(const astar_grid *g, int unit);
 /* The map as a scan sees it: passability and subgoals in rows and in
  * columns, and one more tile that stops a scan (the goal of a query). */
 typedef struct {
@@ -675,7 +684,8 @@ int astar__subgoal_scan(const astar__view *V, uint32_t s, astar__add_fn add,
                         void *ud);
 int astar__subgoal_start(astar__run *R);
 int astar__subgoal_step(astar__run *R, uint32_t budget);
-/* unit's subgoal graph when built and not stale, else NULL */
+/* unit's subgoal graph when built (not a jump table) and not stale, else
+ * NULL */
 const astar__subgoals *astar__subgoals_for(const astar_grid *g, int unit);
 int astar__ida(astar__run *R);
 int astar__bidir(astar__run *R);

@@ -118,11 +118,112 @@ static uint32_t jump_west(const bitmap *b, uint32_t from, uint32_t goal) {
 }
 
 /* The two views of the map a search jumps over: rows (b) and columns (t),
- * with the goal's index in each. */
+ * with the goal's index in each, and a prepared map's jump table (jt,
+ * NULL: scan the bits). */
 typedef struct {
   bitmap b, t;
   uint32_t goal, goal_t;
+  const uint8_t *jt;
 } planes;
+
+/* ---- precomputed straight jumps (JPS+, a prepared static map) ----
+ * jt[4 * i + d] for d in N E S W: the steps from tile i to the first tile
+ * in direction d that is blocked or where a jump there stops (a forced
+ * neighbour, the rule of jump_east / jump_west): what a scan finds when
+ * the goal is not in the way.  0 stands for "no stop within 255 steps":
+ * read on at the tile 255 steps further (long corridors chain). */
+#define JT_CHAIN 255u
+
+static inline void jt_put(uint8_t *jt, uint32_t i, unsigned d, uint32_t k) {
+  jt[4u * i + d] = (uint8_t)(k > JT_CHAIN ? 0u : k);
+}
+
+static inline int pass_at(const uint64_t *bm, uint32_t t) {
+  return (int)((bm[t >> 6] >> (t & 63u)) & 1u);
+}
+
+void astar__jumps_fill(const astar_grid *g, const astar__jps_layer *J,
+                       uint8_t *jt) {
+  const uint64_t *pb = J->passable;
+  uint32_t stride = (uint32_t)g->stride, rows = (uint32_t)g->height + 2u;
+  uint32_t x, y, k;
+  memset(jt, 1, (size_t)g->ntiles * 4u); /* the border: never read */
+  for (y = 1; y + 1 < rows; y++) {
+    uint32_t row = y * stride;
+    /* east: tile j stops a jump when blocked, or when a tile above (below)
+       it is open while the one above (below) j - 1 is not */
+    k = 1;
+    for (x = stride - 1; x-- > 0;) {
+      uint32_t j = row + x + 1, stop;
+      stop = !pass_at(pb, j) ||
+             (pass_at(pb, j - stride) && !pass_at(pb, j - stride - 1)) ||
+             (pass_at(pb, j + stride) && !pass_at(pb, j + stride - 1));
+      k = stop ? 1u : k + 1u;
+      jt_put(jt, row + x, ASTAR_E, k);
+    }
+    k = 1;
+    for (x = 1; x < stride; x++) {
+      uint32_t j = row + x - 1, stop;
+      stop = !pass_at(pb, j) ||
+             (pass_at(pb, j - stride) && !pass_at(pb, j - stride + 1)) ||
+             (pass_at(pb, j + stride) && !pass_at(pb, j + stride + 1));
+      k = stop ? 1u : k + 1u;
+      jt_put(jt, row + x, ASTAR_W, k);
+    }
+  }
+  for (x = 1; x + 1 < stride; x++) {
+    k = 1;
+    for (y = rows - 1; y-- > 0;) {
+      uint32_t j = (y + 1) * stride + x, stop;
+      stop = !pass_at(pb, j) ||
+             (pass_at(pb, j - 1) && !pass_at(pb, j - 1 - stride)) ||
+             (pass_at(pb, j + 1) && !pass_at(pb, j + 1 - stride));
+      k = stop ? 1u : k + 1u;
+      jt_put(jt, y * stride + x, ASTAR_S, k);
+    }
+    k = 1;
+    for (y = 1; y < rows; y++) {
+      uint32_t j = (y - 1) * stride + x, stop;
+      stop = !pass_at(pb, j) ||
+             (pass_at(pb, j - 1) && !pass_at(pb, j - 1 + stride)) ||
+             (pass_at(pb, j + 1) && !pass_at(pb, j + 1 + stride));
+      k = stop ? 1u : k + 1u;
+      jt_put(jt, y * stride + x, ASTAR_N, k);
+    }
+  }
+}
+
+/* Straight jump d from i by the table (it, goal_t: column-major indices
+ * for the goal test of N and S): as jump_straight. */
+static inline uint32_t jump_table(const planes *P, unsigned d, uint32_t i,
+                                  uint32_t it, uint32_t *steps) {
+  static const int32_t unit_dx[4] = {0, 1, 0, -1};
+  int32_t off = d == ASTAR_N   ? -(int32_t)P->b.stride
+                : d == ASTAR_S ? (int32_t)P->b.stride
+                               : unit_dx[d];
+  uint32_t t = i, k = 0, v, gd;
+  for (;;) {
+    v = P->jt[4u * t + d];
+    if (v != 0) break;
+    k += JT_CHAIN;
+    t = (uint32_t)((int32_t)t + (int32_t)JT_CHAIN * off);
+  }
+  k += v;
+  t = (uint32_t)((int32_t)t + (int32_t)v * off);
+  switch (d) { /* the goal on the way, in i's row (column) */
+  case ASTAR_E: gd = P->goal - i; break;
+  case ASTAR_W: gd = i - P->goal; break;
+  case ASTAR_S: gd = P->goal_t - it; break;
+  default: gd = it - P->goal_t; break;
+  }
+  if (gd - 1u < k) {
+    *steps = gd;
+    return P->goal;
+  }
+  if (!open_at(&P->b, t)) return NONE;
+  *steps = k;
+  return t;
+}
 
 /* Straight jump d from tile i (it: i's index in the column-major copy,
  * (i % row stride) * column stride + i / row stride); returns the jump point's
@@ -130,6 +231,7 @@ typedef struct {
 static inline uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
                                      uint32_t it, uint32_t *steps) {
   uint32_t j;
+  if (P->jt != NULL) return jump_table(P, d, i, it, steps);
   switch (d) {
   case ASTAR_E:
     j = jump_east(&P->b, i, P->goal);
@@ -475,6 +577,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
   P.t.stride = (uint32_t)G->height + 2u;
   P.goal = goal;
   P.goal_t = (goal % stride) * P.t.stride + goal / stride; /* column-major */
+  P.jt = R->jt;
 
   while (n > 0) {
     uint32_t u, parent;

@@ -185,6 +185,7 @@ static astar__subgoals *find(const astar_grid *g, int unit) {
 }
 
 static size_t bytes_of(const astar__subgoals *s) {
+  if (s->jumps != NULL) return sizeof *s + s->njt;
   return sizeof *s + 2 * s->nwords * sizeof(uint64_t) +
          s->nwords * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(uint32_t) +
@@ -199,6 +200,7 @@ static void free_one(astar_grid *g, astar__subgoals *s) {
   astar__free(g, s->first, (size_t)s->nsub + 1, sizeof(uint32_t));
   astar__free(g, s->at, (size_t)s->nsub + 1, sizeof(*s->at));
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
+  astar__free(g, s->jumps, s->njt, 1);
   astar__free(g, s, 1, sizeof *s);
 }
 
@@ -280,15 +282,10 @@ void astar__subgoal_view(const astar_grid *g, const astar__jps_layer *J,
   V->extra = V->extra_t = NONE;
 }
 
-int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
-  astar__jps_layer J;
-  astar__subgoals *s;
-  uint32_t stride = (uint32_t)g->stride, tstride = (uint32_t)g->height + 2u;
-  uint32_t i, k, total;
-  size_t w;
+/* The rules a graph or a jump table rests on; fills *J. */
+static int static_rules(const astar_grid *g, int unit, int *refusal,
+                        astar__jps_layer *J) {
   int st;
-  astar__view V;
-  builder b;
   *refusal = ASTAR_REFUSE_NONE;
   if (g->cost == NULL) return ASTAR_EINVAL;
   /* the binding asks astar_query_refusal first; these are the rules
@@ -301,11 +298,52 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
     *refusal = ASTAR_REFUSE_LINKS;
     return ASTAR_EINVAL;
   }
-  if ((st = astar__jps_layer_size(g, unit, 1, &J)) != 1) {
+  if ((st = astar__jps_layer_size(g, unit, 1, J)) != 1) {
     if (st < 0) return st;
     *refusal = ASTAR_REFUSE_UNIFORM;
     return ASTAR_EINVAL;
   }
+  return ASTAR_OK;
+}
+
+int astar_jumps_build(astar_grid *g, int unit, int *refusal) {
+  astar__jps_layer J;
+  astar__subgoals *s;
+  int st;
+  if ((st = static_rules(g, unit, refusal, &J)) != ASTAR_OK) return st;
+  astar_subgoal_drop(g, unit);
+  s = astar__alloc(g, 1, sizeof *s);
+  if (s == NULL) return ASTAR_ENOMEM;
+  memset(s, 0, sizeof *s);
+  s->unit = unit;
+  s->njt = (size_t)g->ntiles * 4u;
+  s->jumps = astar__alloc(g, s->njt, 1);
+  if (s->jumps == NULL) {
+    free_one(g, s);
+    return ASTAR_ENOMEM;
+  }
+  astar__jumps_fill(g, &J, s->jumps);
+  s->version = g->version;
+  s->next = g->subgoals;
+  g->subgoals = s;
+  return ASTAR_OK;
+}
+
+int astar_subgoal_is_jumps(const astar_grid *g, int unit) {
+  const astar__subgoals *s = find(g, unit);
+  return s != NULL && s->jumps != NULL;
+}
+
+int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
+  astar__jps_layer J;
+  astar__subgoals *s;
+  uint32_t stride = (uint32_t)g->stride, tstride = (uint32_t)g->height + 2u;
+  uint32_t i, k, total;
+  size_t w;
+  int st;
+  astar__view V;
+  builder b;
+  if ((st = static_rules(g, unit, refusal, &J)) != ASTAR_OK) return st;
   astar_subgoal_drop(g, unit);
   s = astar__alloc(g, 1, sizeof *s);
   if (s == NULL) return ASTAR_ENOMEM;
@@ -392,6 +430,12 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
 /* The graph a query may use: built for its unit, not stale. */
 const astar__subgoals *astar__subgoals_for(const astar_grid *g, int unit) {
   const astar__subgoals *s = find(g, unit);
-  return s != NULL && s->version == g->version ? s : NULL;
+  return s != NULL && s->jumps == NULL && s->version == g->version ? s
+                                                                   : NULL;
+}
+
+const uint8_t *astar__jumps_for(const astar_grid *g, int unit) {
+  const astar__subgoals *s = find(g, unit);
+  return s != NULL && s->version == g->version ? s->jumps : NULL;
 }
 
