@@ -163,7 +163,7 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
                        const astar_query *q, astar_result *r) {
   astar__run *R;
   int st, engine, refusal;
-  const uint8_t *jt = NULL;
+  const uint32_t *jt = NULL;
   memset(r, 0, sizeof *r);
   r->outcome = ASTAR_NO_PATH;
   r->goal_index = -1;

@@ -549,7 +549,7 @@ typedef struct astar__run {
   /* ---- JPS ---- */
   astar__jps_layer J;
   double hA, hB, jstep[8];
-  const uint8_t *jt;    /* a prepared map's jump table (JPS+), or NULL */
+  const uint32_t *jt;   /* a prepared map's jump table (JPS+), or NULL */
   /* ---- subgoal graphs ---- */
   const struct astar__subgoals *sg;
   int32_t gx, gy;       /* the goal's padded coordinates */
@@ -642,15 +642,15 @@ typedef struct astar__subgoals {
   uint32_t *adj;     /* the subgoal (index) each edge leads to */
   struct astar__subgoal_at { uint32_t tile; int32_t x, y; } *at;
                      /* subgoal k's tile and padded coordinates */
-  size_t njt;        /* bytes of jumps */
-  uint8_t *jumps;    /* JPS+ instead of a graph: 4 bytes per tile (jps.c's
+  size_t njt;        /* words of jumps */
+  uint32_t *jumps;   /* JPS+ instead of a graph: a word per tile (jps.c's
                         astar__jumps_fill; then no subgoals), or NULL */
 } astar__subgoals;
-/* jps.c: the straight jump table of layer J (4 * ntiles bytes) */
+/* jps.c: the jump table of layer J (ntiles words) */
 void astar__jumps_fill(const astar_grid *g, const astar__jps_layer *J,
-                       uint8_t *jt);
+                       uint32_t *jt);
 /* unit's jump table when built and not stale, else NULL */
-const uint8_t *astar__jumps_for(const astar_grid *g, int unit);
+const uint32_t *astar__jumps_for(const astar_grid *g, int unit);
 /* The map as a scan sees it: passability and subgoals in rows and in
  * columns, and one more tile that stops a scan (the goal of a query). */
 typedef struct {

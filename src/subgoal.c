@@ -185,7 +185,7 @@ static astar__subgoals *find(const astar_grid *g, int unit) {
 }
 
 static size_t bytes_of(const astar__subgoals *s) {
-  if (s->jumps != NULL) return sizeof *s + s->njt;
+  if (s->jumps != NULL) return sizeof *s + s->njt * sizeof(uint32_t);
   return sizeof *s + 2 * s->nwords * sizeof(uint64_t) +
          s->nwords * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(uint32_t) +
@@ -200,7 +200,7 @@ static void free_one(astar_grid *g, astar__subgoals *s) {
   astar__free(g, s->first, (size_t)s->nsub + 1, sizeof(uint32_t));
   astar__free(g, s->at, (size_t)s->nsub + 1, sizeof(*s->at));
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
-  astar__free(g, s->jumps, s->njt, 1);
+  astar__free(g, s->jumps, s->njt, sizeof(uint32_t));
   astar__free(g, s, 1, sizeof *s);
 }
 
@@ -316,8 +316,8 @@ int astar_jumps_build(astar_grid *g, int unit, int *refusal) {
   if (s == NULL) return ASTAR_ENOMEM;
   memset(s, 0, sizeof *s);
   s->unit = unit;
-  s->njt = (size_t)g->ntiles * 4u;
-  s->jumps = astar__alloc(g, s->njt, 1);
+  s->njt = g->ntiles;
+  s->jumps = astar__alloc(g, s->njt, sizeof(uint32_t));
   if (s->jumps == NULL) {
     free_one(g, s);
     return ASTAR_ENOMEM;
@@ -434,7 +434,7 @@ const astar__subgoals *astar__subgoals_for(const astar_grid *g, int unit) {
                                                                    : NULL;
 }
 
-const uint8_t *astar__jumps_for(const astar_grid *g, int unit) {
+const uint32_t *astar__jumps_for(const astar_grid *g, int unit) {
   const astar__subgoals *s = find(g, unit);
   return s != NULL && s->version == g->version ? s->jumps : NULL;
 }
