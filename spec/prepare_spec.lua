@@ -172,6 +172,29 @@ describe("subgoal graphs (grid:prepare)", function()
     g:close()
   end)
 
+  it("jump tables cost what A* costs on open fields with long diagonals",
+     function()
+    local rng = helpers.rng(2015)
+    for i = 1, 24 do
+      local case = helpers.random_case(rng, astar, {
+        rule = "no_corner_cut", lengths = rng:pick(JPS_LENGTHS),
+        weights = "uniform", width = rng:int(30, 90),
+        height = rng:int(30, 90), wall = rng:int(0, 6) / 100 })
+      local g, w, h = case.grid, case.width, case.height
+      g:prepare("subgoal", nil, "jumps")
+      for k = 1, 12 do
+        local sx, sy = helpers.pick_tile(rng, case)
+        local gx, gy = helpers.pick_tile(rng, case)
+        if k <= 4 then -- corners and edges: the longest runs
+          sx, sy = rng:pick({ 1, w }), rng:pick({ 1, h })
+        end
+        local err = compare(case, sx, sy, gx, gy, "jps_plus")
+        if err then error(helpers.describe_case(i, case, "") .. ": " .. err, 0) end
+      end
+      g:close()
+    end
+  end)
+
   it("keeps jump tables (mode 'jumps'): ready, stale, memory, sliced",
      function()
     local g = astar.new(300, 40)
