@@ -222,6 +222,17 @@ describe("subgoal graphs (grid:prepare)", function()
     assert.are.equal(c, select(2, q:result()))
     assert.are.equal("jps_plus", st.algorithm)
     q:close()
+    -- a running query goes stale when the data it reads is rebuilt or
+    -- freed (never reads freed memory)
+    for _, change in ipairs({ "unprepare", "jumps", "always" }) do
+      q = g:query(1, 1, 300, 40)
+      assert.are.equal("running", q:step(1))
+      if change == "unprepare" then g:unprepare("subgoal")
+      else g:prepare("subgoal", nil, change) end
+      assert.are.equal("stale", q:step(1))
+      q:close()
+      g:prepare("subgoal", nil, "jumps")
+    end
     g:set_blocked(150, 40)
     assert.are.equal("stale", g:prepared("subgoal"))
     _, _, st = find(g, 1, 1, 300, 40)

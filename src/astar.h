@@ -310,8 +310,9 @@ typedef struct astar_grid {
                              (zones.c), made at the first repair */
   struct astar__landmarks *landmarks; /* landmarks.c: the distance fields
                              of astar_landmarks_build, NULL: none */
-  uint64_t landmarks_serial; /* moves when landmarks are built or freed: a
-                             search begun before must not resume (the
+  uint64_t landmarks_serial; /* moves when landmarks, subgoal graphs or
+                             jump tables are built over old ones or freed:
+                             a search begun before must not resume (the
                              binding compares it as it does version) */
   astar_alloc_fn alloc;
   void *alloc_ud;

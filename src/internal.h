@@ -644,11 +644,15 @@ typedef struct astar__subgoals {
                      /* subgoal k's tile and padded coordinates */
   size_t njt;        /* words of jumps */
   uint32_t *jumps;   /* JPS+ instead of a graph: a word per tile (jps.c's
-                        astar__jumps_fill; then no subgoals), or NULL */
+                        astar_jumps_build; then no subgoals), or NULL */
 } astar__subgoals;
-/* jps.c: the jump table of layer J (ntiles words) */
-void astar__jumps_fill(const astar_grid *g, const astar__jps_layer *J,
-                       uint32_t *jt);
+/* subgoal.c: the rules a graph or a jump table rests on (astar_subgoal_
+ * build's refusals); fills *J.  keep makes jumps (ntiles words from the
+ * map's allocator) unit's entry, replacing any, and owns them from then
+ * on; on ASTAR_ENOMEM the caller still owns them. */
+int astar__static_rules(const astar_grid *g, int unit, int *refusal,
+                        astar__jps_layer *J);
+int astar__static_keep(astar_grid *g, int unit, uint32_t *jumps);
 /* unit's jump table when built and not stale, else NULL */
 const uint32_t *astar__jumps_for(const astar_grid *g, int unit);
 /* The map as a scan sees it: passability and subgoals in rows and in

@@ -158,7 +158,7 @@ static inline int pass_at(const uint64_t *bm, uint32_t t) {
 static uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
                               uint32_t it, uint32_t *steps);
 
-void astar__jumps_fill(const astar_grid *g, const astar__jps_layer *J,
+static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
                        uint32_t *jt) {
   const uint64_t *pb = J->passable;
   uint32_t stride = (uint32_t)g->stride, rows = (uint32_t)g->height + 2u;
@@ -247,6 +247,20 @@ void astar__jumps_fill(const astar_grid *g, const astar__jps_layer *J,
       }
     }
   }
+}
+
+int astar_jumps_build(astar_grid *g, int unit, int *refusal) {
+  astar__jps_layer J;
+  uint32_t *jt;
+  int st;
+  if ((st = astar__static_rules(g, unit, refusal, &J)) != ASTAR_OK)
+    return st;
+  jt = astar__alloc(g, g->ntiles, sizeof *jt);
+  if (jt == NULL) return ASTAR_ENOMEM;
+  jumps_fill(g, &J, jt);
+  if ((st = astar__static_keep(g, unit, jt)) != ASTAR_OK)
+    astar__free(g, jt, g->ntiles, sizeof *jt);
+  return st;
 }
 
 /* Straight jump d from i by the table (it, goal_t: column-major indices

@@ -211,6 +211,7 @@ void astar_subgoal_drop(astar_grid *g, int unit) {
     if (unit < 0 || s->unit == unit) {
       *at = s->next;
       free_one(g, s);
+      g->landmarks_serial++; /* a search begun over it must not resume */
     } else {
       at = &s->next;
     }
@@ -282,8 +283,7 @@ void astar__subgoal_view(const astar_grid *g, const astar__jps_layer *J,
   V->extra = V->extra_t = NONE;
 }
 
-/* The rules a graph or a jump table rests on; fills *J. */
-static int static_rules(const astar_grid *g, int unit, int *refusal,
+int astar__static_rules(const astar_grid *g, int unit, int *refusal,
                         astar__jps_layer *J) {
   int st;
   *refusal = ASTAR_REFUSE_NONE;
@@ -306,23 +306,15 @@ static int static_rules(const astar_grid *g, int unit, int *refusal,
   return ASTAR_OK;
 }
 
-int astar_jumps_build(astar_grid *g, int unit, int *refusal) {
-  astar__jps_layer J;
+int astar__static_keep(astar_grid *g, int unit, uint32_t *jumps) {
   astar__subgoals *s;
-  int st;
-  if ((st = static_rules(g, unit, refusal, &J)) != ASTAR_OK) return st;
   astar_subgoal_drop(g, unit);
   s = astar__alloc(g, 1, sizeof *s);
   if (s == NULL) return ASTAR_ENOMEM;
   memset(s, 0, sizeof *s);
   s->unit = unit;
   s->njt = g->ntiles;
-  s->jumps = astar__alloc(g, s->njt, sizeof(uint32_t));
-  if (s->jumps == NULL) {
-    free_one(g, s);
-    return ASTAR_ENOMEM;
-  }
-  astar__jumps_fill(g, &J, s->jumps);
+  s->jumps = jumps;
   s->version = g->version;
   s->next = g->subgoals;
   g->subgoals = s;
@@ -343,7 +335,8 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
   int st;
   astar__view V;
   builder b;
-  if ((st = static_rules(g, unit, refusal, &J)) != ASTAR_OK) return st;
+  if ((st = astar__static_rules(g, unit, refusal, &J)) != ASTAR_OK)
+    return st;
   astar_subgoal_drop(g, unit);
   s = astar__alloc(g, 1, sizeof *s);
   if (s == NULL) return ASTAR_ENOMEM;
