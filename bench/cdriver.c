@@ -36,7 +36,7 @@ static const char usage_text[] =
     "usage: cdriver [--algorithm LIST] [--every N] [--repeat N] [--wall] "
     "FILE.map.scen|DIR ...\n"
     "  --algorithm LIST  comma-separated: astar (default), jps, auto,\n"
-    "                    jps_classic, subgoal, astar_heap\n"
+    "                    jps_classic, subgoal, jps_plus, astar_heap\n"
     "  --every N         run every Nth scenario of each file (default 1: all)\n"
     "  --repeat N        time each file N times, report the fastest "
     "(default 1)\n"
@@ -373,15 +373,16 @@ static long count_arg(const char *name, const char *value) {
 
 /* 0-2: ASTAR_ALGO_*; jps_classic: JPS without the 2014 pruning (as it
    ran before); subgoal: auto on the grid after astar_subgoal_build;
-   astar_heap: A* with the binary heap (ASTAR_OPEN_HEAP) instead of the
-   bucket queue */
+   jps_plus: auto after astar_jumps_build; astar_heap: A* with the binary
+   heap (ASTAR_OPEN_HEAP) instead of the bucket queue */
 static const char *const algo_names[] = {"auto", "astar", "jps",
                                          "jps_classic", "subgoal",
-                                         "astar_heap"};
-#define NAMES 6
+                                         "jps_plus", "astar_heap"};
+#define NAMES 7
 #define JPS_CLASSIC 3
 #define SUBGOAL 4
-#define ASTAR_HEAP 5
+#define JPS_PLUS 5
+#define ASTAR_HEAP 6
 #define MAX_ALGOS 8
 
 /* Parses "astar,jps" into ASTAR_ALGO_* codes; returns how many. */
@@ -395,7 +396,7 @@ static int parse_algorithms(const char *list, int *out) {
       if (strlen(algo_names[a]) == len && strncmp(p, algo_names[a], len) == 0)
         found = a;
     if (found < 0 || n == MAX_ALGOS)
-      die("unknown algorithm '%s' (known: %s)", list, "astar, jps, auto, jps_classic, subgoal, astar_heap");
+      die("unknown algorithm '%s' (known: %s)", list, "astar, jps, auto, jps_classic, subgoal, jps_plus, astar_heap");
     out[n++] = found;
     if (p[len] == '\0') break;
     p += len + 1;
@@ -519,11 +520,13 @@ int main(int argc, char **argv) {
       } else if (algos[ai] == ASTAR_HEAP) {
         q.algorithm = ASTAR_ALGO_ASTAR;
         q.open_list = ASTAR_OPEN_HEAP;
-      } else if (algos[ai] == SUBGOAL) {
-        int refusal;
+      } else if (algos[ai] == SUBGOAL || algos[ai] == JPS_PLUS) {
+        int refusal = 0;
         q.algorithm = ASTAR_ALGO_AUTO;
         if (astar_grid_prepare(&grid, 0, ASTAR_PREPARE_ZONES) != ASTAR_OK ||
-            astar_subgoal_build(&grid, 0, &refusal) != ASTAR_OK) {
+            (algos[ai] == SUBGOAL
+                 ? astar_subgoal_build(&grid, 0, &refusal)
+                 : astar_jumps_build(&grid, 0, &refusal)) != ASTAR_OK) {
           fprintf(stderr, "cdriver: %s: no subgoal graph (refusal %d)\n",
                   path, refusal);
           return 2;

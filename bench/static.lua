@@ -1,14 +1,18 @@
--- Prepared static maps: JPS against the subgoal graph (grid:prepare), on
--- every scenario of every MovingAI map, through the Lua API.
+-- Prepared static maps: JPS against the subgoal graph and the jump table
+-- (grid:prepare), on every scenario of every MovingAI map, through the Lua
+-- API.
 --
 --   lua5.4 bench/static.lua [--rounds N] [--every N] [DIR|FILE.map.scen ...]
 --   (default: ../shared/maps)
 --
--- Per map: preprocessing ms, bytes per tile the graph holds, subgoals, then
--- for each mode the mean µs per query (fastest of the rounds; the modes
--- alternate round by round in the same process) and the mean expansions.
--- "jps" is find_path with algorithm = "jps" (what a plain find_path ran
--- before prepare), "subgoal" a plain find_path on the prepared grid.
+-- Per map: preprocessing ms and bytes per tile of the graph (mode
+-- "always") and of the jump table (mode "jumps"), subgoals, then for each
+-- mode the mean µs per query (fastest of the rounds; the modes alternate
+-- round by round in the same process) and the mean expansions.  "jps" is
+-- find_path with algorithm = "jps" (what a plain find_path ran before
+-- prepare), "sub" a plain find_path with the graph, "plus" one with the
+-- jump table (JPS+); "auto" what prepare's default mode keeps on the map,
+-- "ratio" its time over JPS's.
 -- Every cost is checked against the scenario's optimal length: a mismatch
 -- is printed and makes the exit status 1.
 
@@ -58,37 +62,50 @@ for _, p in ipairs(inputs) do
 end
 
 local clock = os.clock
-local MODES = { { "jps", { algorithm = "jps" } }, { "subgoal", nil } }
+-- mode name, the grid it runs on (1: prepared with the graph, 2: with the
+-- jump table), find_path options
+local MODES = { { "jps", 2, { algorithm = "jps" } }, { "subgoal", 1, nil },
+                { "jps_plus", 2, nil } }
 local bad = false
 
 print(fmt("# %s; %d rounds, modes alternate round by round; every %d",
   jit and jit.version or _VERSION, rounds, every))
-print(fmt("%-22s %7s %6s %8s %7s %10s %9s %10s %9s %6s", "map", "prep_ms",
-  "B/tile", "subgoals", "edges", "jps_us", "jps_exp", "sub_us", "sub_exp", "ratio"))
+print(fmt("%-16s %8s %6s %8s %6s %8s %8s %7s %8s %7s %8s %7s %8s %6s", "map",
+  "graph_ms", "B/tile", "jumps_ms", "B/tile", "subgoals", "jps_us", "jps_exp",
+  "sub_us", "sub_exp", "plus_us", "plus_ex", "auto", "ratio"))
+
+-- the best of three builds: ms and the figures table
+local function build(grid, mode)
+  local best, info = math.huge, nil
+  for _ = 1, 3 do
+    info = grid:prepare("subgoal", nil, mode)
+    if info.ms < best then best = info.ms end
+  end
+  return best, info
+end
 
 for _, path in ipairs(files) do
   local name = path:match("([^/\\]+)%.map%.scen$") or path
   local entries = assert(movingai.read_scenarios(path))
   local map_path = assert(movingai.map_path_for(path, entries[1]))
-  local grid = assert(astar.load_movingai(map_path))
-  local w, h = grid:size()
+  local grids = { assert(astar.load_movingai(map_path)),
+                  assert(astar.load_movingai(map_path)) }
+  local w, h = grids[1]:size()
   local S = {}
   for k = 1, #entries, every do S[#S + 1] = entries[k] end
   local n = #S
-  -- preprocessing: the best of three builds
-  local prep = math.huge
-  local info
-  for _ = 1, 3 do
-    info = grid:prepare("subgoal", nil, "always")
-    if info.ms < prep then prep = info.ms end
-  end
+  local gms, ginfo = build(grids[1], "always")
+  local jms, jinfo = build(grids[2], "jumps")
   local best, exp = {}, {}
   for m = 1, #MODES do best[m], exp[m] = math.huge, 0 end
   local out = {}
-  for m = 1, #MODES do grid:find_path(S[1].sx, S[1].sy, S[1].gx, S[1].gy, MODES[m][2], out) end
+  for m = 1, #MODES do
+    grids[MODES[m][2]]:find_path(S[1].sx, S[1].sy, S[1].gx, S[1].gy,
+                                 MODES[m][3], out)
+  end
   for r = 1, rounds do
     for m = 1, #MODES do
-      local opts = MODES[m][2]
+      local grid, opts = grids[MODES[m][2]], MODES[m][3]
       local e, mism = 0, 0
       collectgarbage()
       local t0 = clock()
@@ -110,11 +127,15 @@ for _, path in ipairs(files) do
       exp[m] = e / n
     end
   end
-  local _, stats = grid:find_path(S[1].sx, S[1].sy, S[1].gx, S[1].gy, nil, out)
-  print(fmt("%-22s %7.2f %6.2f %8s %7s %10.2f %9.1f %10.2f %9.1f %6.3f", name,
-    prep, info.bytes / (w * h), info.subgoals or "-", info.edges or "-", best[1] / n * 1e6,
-    exp[1], best[2] / n * 1e6, exp[2], best[2] / best[1]))
+  -- what prepare's default ("auto") keeps on this map
+  local auto = grids[1]:prepare("subgoal").algorithm
+  local chosen = auto == "subgoal" and best[2] or best[3]
+  print(fmt("%-16s %8.2f %6.2f %8.2f %6.2f %8s %8.2f %7.1f %8.2f %7.1f %8.2f %7.1f %8s %6.3f",
+    name, gms, ginfo.bytes / (w * h), jms, jinfo.bytes / (w * h),
+    ginfo.subgoals or "-", best[1] / n * 1e6, exp[1], best[2] / n * 1e6,
+    exp[2], best[3] / n * 1e6, exp[3], auto, chosen / best[1]))
   io.stdout:flush()
-  grid:close()
+  grids[1]:close()
+  grids[2]:close()
 end
 os.exit(bad and 1 or 0)

@@ -164,7 +164,7 @@ local astar = {}
 ---@field peak_open integer the open list's largest size (`"ida"`: the deepest path)
 ---@field status astar.Status `"found"` or the reason
 ---@field heuristic string `"landmarks"` when the search read the grid's landmarks, else the `heuristic` option's name (`"function"` for a callback)
----@field algorithm astar.Algorithm|"subgoal" the search that ran (`"auto"` says `"subgoal"` (a prepared subgoal graph), `"jps"` or `"astar"`)
+---@field algorithm astar.Algorithm|"subgoal"|"jps_plus" the search that ran (`"auto"` says `"subgoal"` (a prepared subgoal graph), `"jps_plus"` (JPS over a prepared jump table), `"jps"` or `"astar"`)
 ---@field partial boolean a partial path (`closest`)
 ---@field open_list "bucket"|"heap" the open list A* ran on
 ---@field goal? integer with `goals`: the index of the goal reached (0: gx, gy)
@@ -426,21 +426,23 @@ function Grid:find_path(sx, sy, gx, gy, options, out) end
 function Grid:next_step(sx, sy, gx, gy, options) end
 
 ---@alias astar.PrepareKind
----| "subgoal" # subgoal graphs for static maps: find_path uses them on its own (uniform costs, no_corner_cut)
+---| "subgoal" # subgoal graphs or jump tables (JPS+) for static maps: find_path uses them on its own (uniform costs, no_corner_cut)
 ---| "landmarks" # ALT distance fields for weighted maps: A* to one goal reads them on its own
 
 ---Figures of `grid:prepare`.
 ---@class astar.PrepareInfo
 ---@field ms number build time in milliseconds
----@field bytes number bytes the data holds (0 when skipped)
+---@field bytes number bytes the data holds
+---@field algorithm? "subgoal"|"jps_plus" "subgoal": what find_path runs for the (first) unit class: the graph or JPS over the jump table
 ---@field subgoals? number "subgoal": subgoals of the (first) unit class
 ---@field edges? number "subgoal": edges of its graph
----@field skipped? string "subgoal" in mode `"auto"`: why the graph was not kept (JPS is faster on such maps)
+---@field skipped? string "subgoal" in mode `"auto"`: why the graph was not kept (the jump table was kept instead)
 
 ---Builds preprocessed data for the grid as it is now. `"subgoal"`:
 ---`grid:prepare("subgoal" [, units [, mode]])`, units a unit class name or a
----list of names (default `"default"`), mode `"auto"` (default: keep a graph
----only where the documented rule says it beats JPS) or `"always"`. Any edit
+---list of names (default `"default"`), mode `"auto"` (default: a graph where
+---the documented rule says it pays, else precomputed jumps), `"always"` (the
+---graph) or `"jumps"` (the jump table, 4 bytes per tile). Any edit
 ---makes the data stale until the next prepare (queries fall back to JPS).
 ---`"landmarks"`: `grid:prepare("landmarks", k [, units])`, `k` (1..32) ALT
 ---distance fields per unit class listed (4 bytes per tile per landmark); A*

@@ -46,28 +46,35 @@ end
 local JPS_LENGTHS = { helpers.LENGTHS[1], helpers.LENGTHS[2],
                       helpers.LENGTHS[3] }
 
+-- prepare's modes and what find_path then runs
+local MODES = { { "always", "subgoal", 260, 3900 },
+                { "jumps", "jps_plus", 130, 1950 } }
+
 describe("subgoal graphs (grid:prepare)", function()
-  it("cost what A* costs on random grids, through edits and prepare cycles",
-     function()
-    local rng = helpers.rng(2013)
+  for _, m in ipairs(MODES) do
+  local mode, ran, grids, least = m[1], m[2], m[3], m[4]
+  it("cost what A* costs on random grids, through edits and prepare cycles ("
+     .. mode .. ")", function()
+    local rng = helpers.rng(mode == "always" and 2013 or 2014)
     local queries = 0
-    for i = 1, 260 do
+    for i = 1, grids do
       local case = helpers.random_case(rng, astar, {
         rule = "no_corner_cut", lengths = rng:pick(JPS_LENGTHS),
         weights = rng:pick({ "uniform", "uniform_k" }),
         width = rng:int(1, 24), height = rng:int(1, 24),
         wall = rng:int(0, 45) / 100 })
       local g, w, h = case.grid, case.width, case.height
-      local info = g:prepare("subgoal", nil, "always")
+      local info = g:prepare("subgoal", nil, mode)
       assert.are.equal("ready", g:prepared("subgoal"))
       assert.is_true(info.ms >= 0 and info.bytes > 0)
+      assert.are.equal(ran, info.algorithm)
       for cycle = 1, 3 do
         for _ = 1, 5 do
           local sx, sy = helpers.pick_tile(rng, case)
           local gx, gy = helpers.pick_tile(rng, case)
           local ready = g:prepared("subgoal") == "ready"
           local err = compare(case, sx, sy, gx, gy,
-                              ready and "subgoal" or "jps")
+                              ready and ran or "jps")
           queries = queries + 1
           if err then
             error(helpers.describe_case(i, case, " cycle " .. cycle) .. ": "
@@ -93,30 +100,46 @@ describe("subgoal graphs (grid:prepare)", function()
           end
         end
         assert.are.equal("stale", g:prepared("subgoal"))
-        if cycle % 2 == 0 then g:prepare("subgoal", nil, "always") end
+        if cycle % 2 == 0 then g:prepare("subgoal", nil, mode) end
       end
       g:close()
     end
-    assert.is_true(queries >= 3900)
+    assert.is_true(queries >= least)
   end)
 
-  it("walks long corridors, rooms and open fields", function()
-    -- widths around the 64-bit words of the scans
-    for _, w in ipairs({ 62, 63, 64, 65, 66, 127, 128, 129, 150 }) do
-      local g = astar.new(w, 7)
-      g:fill_rect(5, 2, 1, 5, false) -- a wall with gaps
-      g:fill_rect(w - 3, 1, 1, 6, false)
-      g:set_blocked(math.floor(w / 2), 4)
-      local case = { grid = g, desc = helpers.desc_of_grid(g) }
-      g:prepare("subgoal", nil, "always")
-      for _, q in ipairs({ { 1, 4, w, 4 }, { w, 7, 1, 1 }, { 1, 1, w, 7 },
-                           { 2, 7, w - 1, 1 }, { 6, 1, 6, 7 } }) do
-        local err = compare(case, q[1], q[2], q[3], q[4], "subgoal")
-        assert(err == nil, w .. " wide: " .. tostring(err))
+  it("walks long corridors, rooms and open fields (" .. mode .. ")",
+     function()
+    -- widths around the 64-bit words of the scans, and past the 255
+    -- steps a jump table entry holds (chained)
+    for _, w in ipairs({ 62, 63, 64, 65, 66, 127, 128, 129, 150, 254, 255,
+                         256, 257, 511, 520 }) do
+      for _, tall in ipairs({ false, true }) do
+        local g = tall and astar.new(7, w) or astar.new(w, 7)
+        local function rect(x, y, rw, rh)
+          if tall then g:fill_rect(y, x, rh, rw, false)
+          else g:fill_rect(x, y, rw, rh, false) end
+        end
+        local function q(a, b, c, d)
+          if tall then return { b, a, d, c } end
+          return { a, b, c, d }
+        end
+        rect(5, 2, 1, 5) -- a wall with gaps
+        rect(w - 3, 1, 1, 6)
+        rect(math.floor(w / 2), 4, 1, 1)
+        local case = { grid = g, desc = helpers.desc_of_grid(g) }
+        g:prepare("subgoal", nil, mode)
+        for _, t in ipairs({ q(1, 4, w, 4), q(w, 7, 1, 1), q(1, 1, w, 7),
+                             q(2, 7, w - 1, 1), q(6, 1, 6, 7),
+                             q(1, 1, w - 4, 1), q(w - 4, 7, 1, 7) }) do
+          local err = compare(case, t[1], t[2], t[3], t[4], ran)
+          assert(err == nil, w .. (tall and " tall: " or " wide: ")
+            .. tostring(err))
+        end
+        g:close()
       end
-      g:close()
     end
   end)
+  end
 
   it("says ready, stale or nil; unprepare frees; memory counts it", function()
     local g = astar.new(40, 40)
@@ -146,6 +169,90 @@ describe("subgoal graphs (grid:prepare)", function()
     _, _, st = find(g, 1, 1, 40, 40)
     assert.are.equal("jps", st.algorithm)
     g:unprepare("subgoal") -- twice is fine
+    g:close()
+  end)
+
+  it("jump tables cost what A* costs on open fields with long diagonals",
+     function()
+    local rng = helpers.rng(2015)
+    for i = 1, 24 do
+      local case = helpers.random_case(rng, astar, {
+        rule = "no_corner_cut", lengths = rng:pick(JPS_LENGTHS),
+        weights = "uniform", width = rng:int(30, 90),
+        height = rng:int(30, 90), wall = rng:int(0, 6) / 100 })
+      local g, w, h = case.grid, case.width, case.height
+      g:prepare("subgoal", nil, "jumps")
+      for k = 1, 12 do
+        local sx, sy = helpers.pick_tile(rng, case)
+        local gx, gy = helpers.pick_tile(rng, case)
+        if k <= 4 then -- corners and edges: the longest runs
+          sx, sy = rng:pick({ 1, w }), rng:pick({ 1, h })
+        end
+        local err = compare(case, sx, sy, gx, gy, "jps_plus")
+        if err then error(helpers.describe_case(i, case, "") .. ": " .. err, 0) end
+      end
+      g:close()
+    end
+  end)
+
+  it("keeps jump tables (mode 'jumps'): ready, stale, memory, sliced",
+     function()
+    local g = astar.new(300, 40)
+    g:fill_rect(10, 10, 280, 1, false)
+    g:fill_rect(150, 12, 1, 28, false)
+    find(g, 1, 1, 300, 40) -- JPS's own data made first
+    local before = g:memory()
+    local info = g:prepare("subgoal", nil, "jumps")
+    assert.are.equal("jps_plus", info.algorithm)
+    assert.is_nil(info.skipped)
+    assert.is_true(info.bytes >= 4 * 300 * 40)
+    assert.are.equal(before + info.bytes, g:memory())
+    local p, c, st = find(g, 1, 1, 300, 40)
+    assert.are.equal("jps_plus", st.algorithm)
+    local p2, c2, st2 = find(g, 1, 1, 300, 40, { algorithm = "jps" })
+    assert.are.equal("jps", st2.algorithm)
+    assert.are.equal(c2, c)
+    assert.are.equal(st2.expanded, st.expanded) -- the same search
+    assert.are.same(p2, p)
+    -- time-sliced: the same engine, step by step
+    local q = g:query(1, 1, 300, 40, { stats = st })
+    local state = q:step(1)
+    while state == "running" do state = q:step(1) end
+    assert.are.equal("found", state)
+    assert.are.equal(c, select(2, q:result()))
+    assert.are.equal("jps_plus", st.algorithm)
+    q:close()
+    -- a running query goes stale when the data it reads is rebuilt or
+    -- freed (never reads freed memory)
+    for _, change in ipairs({ "unprepare", "jumps", "always" }) do
+      q = g:query(1, 1, 300, 40)
+      assert.are.equal("running", q:step(1))
+      if change == "unprepare" then g:unprepare("subgoal")
+      else g:prepare("subgoal", nil, change) end
+      assert.are.equal("stale", q:step(1))
+      q:close()
+      g:prepare("subgoal", nil, "jumps")
+    end
+    g:set_blocked(150, 40)
+    assert.are.equal("stale", g:prepared("subgoal"))
+    _, _, st = find(g, 1, 1, 300, 40)
+    assert.are.equal("jps", st.algorithm)
+    g:prepare("subgoal", nil, "jumps")
+    local p3, c3, st3 = find(g, 1, 1, 300, 40)
+    local _, c4 = find(g, 1, 1, 300, 40, { algorithm = "astar" })
+    assert.are.equal("jps_plus", st3.algorithm)
+    assert.is_true(p3 ~= nil and helpers.close(c3, c4, REL))
+    -- a graph replaces the table and back
+    g:prepare("subgoal", nil, "always")
+    _, _, st = find(g, 1, 1, 300, 40)
+    assert.are.equal("subgoal", st.algorithm)
+    before = g:memory()
+    info = g:prepare("subgoal", nil, "jumps")
+    g:unprepare("subgoal")
+    assert.is_nil(g:prepared("subgoal"))
+    assert.is_true(g:memory() < before)
+    _, _, st = find(g, 1, 1, 300, 40)
+    assert.are.equal("jps", st.algorithm)
     g:close()
   end)
 
@@ -237,7 +344,8 @@ describe("subgoal graphs (grid:prepare)", function()
       .. "'landmarks', got no value)",
       helpers.error_of(g.unprepare, g))
     assert.are.equal(
-      "bad argument #4 to 'prepare' (mode must be 'auto' or 'always')",
+      "bad argument #4 to 'prepare' (mode must be 'auto', 'always' or "
+      .. "'jumps')",
       helpers.error_of(g.prepare, g, "subgoal", nil, "sometimes"))
     assert.are.equal(
       "bad argument #3 to 'prepare' (units must not be an empty list)",
@@ -263,17 +371,17 @@ describe("subgoal graphs on MovingAI maps", function()
     helpers.missing_maps(it, pending, "subgoal scenario sample")
     return
   end
-  local function check(name, step)
+  local function check(name, step, mode, ran)
     local entries = assert(movingai.read_scenarios(dir .. "/" .. name
                                                    .. ".map.scen"))
     local grid = assert(astar.load_movingai(dir .. "/" .. name .. ".map"))
-    grid:prepare("subgoal", nil, "always")
+    grid:prepare("subgoal", nil, mode)
     local out, st = {}, {}
     local bad = 0
     for k = 1, #entries, step do
       local e = entries[k]
       local p, c = grid:find_path(e.sx, e.sy, e.gx, e.gy, { stats = st }, out)
-      assert.are.equal("subgoal", st.algorithm)
+      assert.are.equal(ran, st.algorithm)
       if not p or math.abs(c - e.length)
                    > movingai.tolerance(e.length_text) then
         bad = bad + 1
@@ -292,13 +400,18 @@ describe("subgoal graphs on MovingAI maps", function()
     assert.is_true(info.edges <= 4 * info.subgoals)
     assert.are.equal("ready", g:prepared("subgoal"))
     g:close()
+    assert.are.equal("subgoal", info.algorithm)
+    g:close()
     g = assert(astar.load_movingai(dir .. "/brc202d.map"))
+    local w, h = g:size()
     info = g:prepare("subgoal")
-    assert.matches("JPS is faster here", info.skipped)
-    assert.is_true(info.edges > 4 * info.subgoals and info.bytes == 0)
-    assert.is_nil(g:prepared("subgoal"))
+    assert.matches("JPS is faster here, precomputed jumps", info.skipped)
+    assert.are.equal("jps_plus", info.algorithm)
+    assert.is_true(info.edges > 4 * info.subgoals)
+    assert.is_true(info.bytes >= 4 * w * h and info.bytes < 4.1 * w * h)
+    assert.are.equal("ready", g:prepared("subgoal"))
     local _, _, st = find(g, 1, 1, 1, 1)
-    assert.are.equal("jps", st.algorithm)
+    assert.are.equal("jps_plus", st.algorithm)
     g:close()
   end)
   it("keep optimal costs on a sample of every map's scenarios", function()
@@ -306,7 +419,8 @@ describe("subgoal graphs on MovingAI maps", function()
                             "maze512-4-0", "Berlin_0_512", "nighthaven",
                             "lak303d", "AR0011SR", "Archipelago",
                             "random512-10-0" }) do
-      check(name, 97)
+      check(name, 97, "always", "subgoal")
+      check(name, 97, "jumps", "jps_plus")
     end
   end)
   it("keep optimal costs on every scenario of every map #slow", function()
@@ -314,7 +428,8 @@ describe("subgoal graphs on MovingAI maps", function()
                             "maze512-4-0", "Berlin_0_512", "nighthaven",
                             "lak303d", "AR0011SR", "Archipelago",
                             "random512-10-0" }) do
-      check(name, helpers.scenario_step())
+      check(name, helpers.scenario_step(), "always", "subgoal")
+      check(name, helpers.scenario_step(), "jumps", "jps_plus")
     end
   end)
 end)

@@ -77,8 +77,10 @@ enum {
    * tile corners), never dearer than the 8-way optimum. */
   ASTAR_ALGO_THETA = 10, /* Theta*: a line-of-sight test per neighbour */
   ASTAR_ALGO_LAZY_THETA = 11, /* Lazy Theta*: one test per expansion */
-  ASTAR_ALGO_SUBGOAL = 12 /* a result only (astar_result.algorithm): AUTO
+  ASTAR_ALGO_SUBGOAL = 12, /* a result only (astar_result.algorithm): AUTO
                              ran over the map's subgoal graph */
+  ASTAR_ALGO_JPS_PLUS = 13 /* a result only: AUTO ran JPS with the map's
+                              precomputed jumps (astar_jumps_build) */
 };
 #define ASTAR_IDA_DEFAULT_NODES 1000000u
 
@@ -308,8 +310,9 @@ typedef struct astar_grid {
                              (zones.c), made at the first repair */
   struct astar__landmarks *landmarks; /* landmarks.c: the distance fields
                              of astar_landmarks_build, NULL: none */
-  uint64_t landmarks_serial; /* moves when landmarks are built or freed: a
-                             search begun before must not resume (the
+  uint64_t landmarks_serial; /* moves when landmarks, subgoal graphs or
+                             jump tables are built over old ones or freed:
+                             a search begun before must not resume (the
                              binding compares it as it does version) */
   astar_alloc_fn alloc;
   void *alloc_ud;
@@ -660,6 +663,15 @@ int astar_subgoal_count(const astar_grid *g, int unit, uint32_t *nsub,
  * corners; caves, cities, mazes and random maps have far more, and JPS
  * answers them faster). */
 int astar_subgoal_pays(const astar_grid *g, int unit);
+/* Precomputed straight jumps (JPS+) instead of a graph: unit's entry in
+ * the same list (state, drop and memory as above; count says 0
+ * subgoals), 4 bytes per padded tile.  AUTO queries that JPS would
+ * answer then run JPS reading jump distances from the table
+ * (r->algorithm == ASTAR_ALGO_JPS_PLUS), the same searches and paths as
+ * JPS, until an edit makes it stale.  Refusals as for build. */
+int astar_jumps_build(astar_grid *g, int unit, int *refusal);
+/* 1 when unit's entry is a jump table */
+int astar_subgoal_is_jumps(const astar_grid *g, int unit);
 
 void astar_query_defaults(astar_query *q);
 

@@ -163,6 +163,7 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
                        const astar_query *q, astar_result *r) {
   astar__run *R;
   int st, engine, refusal;
+  const uint32_t *jt = NULL;
   memset(r, 0, sizeof *r);
   r->outcome = ASTAR_NO_PATH;
   r->goal_index = -1;
@@ -197,9 +198,12 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
     engine = refusal == ASTAR_REFUSE_NONE ? ASTAR__ENGINE_JPS
                                           : ASTAR__ENGINE_LOOP;
     /* a prepared static map: its subgoal graph, unless stale */
-    if (engine == ASTAR__ENGINE_JPS && q->size <= 1 && G->nlinks == 0 &&
-        astar__subgoals_for(G, q->unit) != NULL)
-      engine = ASTAR__ENGINE_SUBGOAL;
+    if (engine == ASTAR__ENGINE_JPS && q->size <= 1 && G->nlinks == 0) {
+      if (astar__subgoals_for(G, q->unit) != NULL)
+        engine = ASTAR__ENGINE_SUBGOAL;
+      else
+        jt = astar__jumps_for(G, q->unit); /* JPS+ (NULL: plain JPS) */
+    }
   } else {
     engine = ASTAR__ENGINE_LOOP;
   }
@@ -226,7 +230,10 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   s->last_start = R->start;
   s->last_goal = R->goal;
   switch (engine) {
-  case ASTAR__ENGINE_JPS: R->r.algorithm = ASTAR_ALGO_JPS; break;
+  case ASTAR__ENGINE_JPS:
+    R->r.algorithm = jt != NULL ? ASTAR_ALGO_JPS_PLUS : ASTAR_ALGO_JPS;
+    R->jt = jt;
+    break;
   case ASTAR__ENGINE_SUBGOAL:
     R->r.algorithm = ASTAR_ALGO_SUBGOAL;
     R->sg = astar__subgoals_for(G, q->unit);

@@ -557,6 +557,7 @@ typedef struct astar__run {
   /* ---- JPS ---- */
   astar__jps_layer J;
   double hA, hB, jstep[8];
+  const uint32_t *jt;   /* a prepared map's jump table (JPS+), or NULL */
   /* ---- subgoal graphs ---- */
   const struct astar__subgoals *sg;
   int32_t gx, gy;       /* the goal's padded coordinates */
@@ -649,7 +650,19 @@ typedef struct astar__subgoals {
   uint32_t *adj;     /* the subgoal (index) each edge leads to */
   struct astar__subgoal_at { uint32_t tile; int32_t x, y; } *at;
                      /* subgoal k's tile and padded coordinates */
+  size_t njt;        /* words of jumps */
+  uint32_t *jumps;   /* JPS+ instead of a graph: a word per tile (jps.c's
+                        astar_jumps_build; then no subgoals), or NULL */
 } astar__subgoals;
+/* subgoal.c: the rules a graph or a jump table rests on (astar_subgoal_
+ * build's refusals); fills *J.  keep makes jumps (ntiles words from the
+ * map's allocator) unit's entry, replacing any, and owns them from then
+ * on; on ASTAR_ENOMEM the caller still owns them. */
+int astar__static_rules(const astar_grid *g, int unit, int *refusal,
+                        astar__jps_layer *J);
+int astar__static_keep(astar_grid *g, int unit, uint32_t *jumps);
+/* unit's jump table when built and not stale, else NULL */
+const uint32_t *astar__jumps_for(const astar_grid *g, int unit);
 /* The map as a scan sees it: passability and subgoals in rows and in
  * columns, and one more tile that stops a scan (the goal of a query). */
 typedef struct {
@@ -683,7 +696,8 @@ int astar__subgoal_scan(const astar__view *V, uint32_t s, astar__add_fn add,
                         void *ud);
 int astar__subgoal_start(astar__run *R);
 int astar__subgoal_step(astar__run *R, uint32_t budget);
-/* unit's subgoal graph when built and not stale, else NULL */
+/* unit's subgoal graph when built (not a jump table) and not stale, else
+ * NULL */
 const astar__subgoals *astar__subgoals_for(const astar_grid *g, int unit);
 int astar__ida(astar__run *R);
 int astar__bidir(astar__run *R);

@@ -118,18 +118,190 @@ static uint32_t jump_west(const bitmap *b, uint32_t from, uint32_t goal) {
 }
 
 /* The two views of the map a search jumps over: rows (b) and columns (t),
- * with the goal's index in each. */
+ * with the goal's index in each, and a prepared map's jump table (jt,
+ * NULL: scan the bits). */
 typedef struct {
   bitmap b, t;
   uint32_t goal, goal_t;
+  const uint32_t *jt;
 } planes;
+
+/* ---- precomputed jumps (JPS+, a prepared static map) ----
+ * One 32-bit word per tile, a 4-bit entry per direction d (bits 4d..4d+3).
+ * Straight d (N E S W): the steps k from the tile to the first tile in
+ * direction d that is blocked or where a jump stops (a forced neighbour:
+ * the rule of jump_east / jump_west), for k 1..14; JT_FAR when k >= 15
+ * (the query scans the bits from there, 63 tiles a word).  Diagonal d
+ * (NE SE SW NW, the rule of run_diagonal): 0 when the step from the tile
+ * is not legal; else the steps L to the first tile of the run worth a
+ * look (a straight jump along a component of d meets a jump point there,
+ * or the run ends there) for L 1..14; JT_FAR when L >= 15: the tiles of
+ * the next JT_SKIP steps need no look, read on from there.  The goal is
+ * no part of the table: the query stops a run where it crosses the
+ * goal's row or column. */
+#define JT_FAR 15u
+#define JT_SKIP 14u
+#define SCAN (NONE - 1u)
+
+static inline unsigned jt_get(const uint32_t *jt, uint32_t i, unsigned d) {
+  return (jt[i] >> (4u * d)) & 15u;
+}
+
+static inline void jt_set(uint32_t *jt, uint32_t i, unsigned d, uint32_t v) {
+  jt[i] = (jt[i] & ~((uint32_t)15u << (4u * d))) | (v << (4u * d));
+}
+
+static inline int pass_at(const uint64_t *bm, uint32_t t) {
+  return (int)((bm[t >> 6] >> (t & 63u)) & 1u);
+}
+
+static uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
+                              uint32_t it, uint32_t *steps);
+
+static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
+                       uint32_t *jt) {
+  const uint64_t *pb = J->passable;
+  uint32_t stride = (uint32_t)g->stride, rows = (uint32_t)g->height + 2u;
+  uint32_t x, y, k;
+  unsigned d;
+  planes P;
+  memset(jt, 0, (size_t)g->ntiles * sizeof *jt);
+  for (y = 1; y + 1 < rows; y++) {
+    uint32_t row = y * stride;
+    /* east: tile j stops a jump when blocked, or when a tile above (below)
+       it is open while the one above (below) j - 1 is not */
+    k = 1;
+    for (x = stride - 1; x-- > 0;) {
+      uint32_t j = row + x + 1, stop;
+      stop = !pass_at(pb, j) ||
+             (pass_at(pb, j - stride) && !pass_at(pb, j - stride - 1)) ||
+             (pass_at(pb, j + stride) && !pass_at(pb, j + stride - 1));
+      k = stop ? 1u : k + 1u;
+      jt_set(jt, row + x, ASTAR_E, k < JT_FAR ? k : JT_FAR);
+    }
+    k = 1;
+    for (x = 1; x < stride; x++) {
+      uint32_t j = row + x - 1, stop;
+      stop = !pass_at(pb, j) ||
+             (pass_at(pb, j - stride) && !pass_at(pb, j - stride + 1)) ||
+             (pass_at(pb, j + stride) && !pass_at(pb, j + stride + 1));
+      k = stop ? 1u : k + 1u;
+      jt_set(jt, row + x, ASTAR_W, k < JT_FAR ? k : JT_FAR);
+    }
+  }
+  for (x = 1; x + 1 < stride; x++) {
+    k = 1;
+    for (y = rows - 1; y-- > 0;) {
+      uint32_t j = (y + 1) * stride + x, stop;
+      stop = !pass_at(pb, j) ||
+             (pass_at(pb, j - 1) && !pass_at(pb, j - 1 - stride)) ||
+             (pass_at(pb, j + 1) && !pass_at(pb, j + 1 - stride));
+      k = stop ? 1u : k + 1u;
+      jt_set(jt, y * stride + x, ASTAR_S, k < JT_FAR ? k : JT_FAR);
+    }
+    k = 1;
+    for (y = 1; y < rows; y++) {
+      uint32_t j = (y - 1) * stride + x, stop;
+      stop = !pass_at(pb, j) ||
+             (pass_at(pb, j - 1) && !pass_at(pb, j - 1 + stride)) ||
+             (pass_at(pb, j + 1) && !pass_at(pb, j + 1 + stride));
+      k = stop ? 1u : k + 1u;
+      jt_set(jt, y * stride + x, ASTAR_N, k < JT_FAR ? k : JT_FAR);
+    }
+  }
+  /* diagonals, from the straight entries: the goal is tile 0, a border
+     tile no jump can reach */
+  P.b.bm = pb;
+  P.b.nwords = astar__bitmap_words(g->ntiles);
+  P.b.stride = stride;
+  P.t.bm = J->columns;
+  P.t.nwords = P.b.nwords;
+  P.t.stride = rows;
+  P.goal = P.goal_t = 0;
+  P.jt = jt;
+  for (d = ASTAR_NE; d <= ASTAR_NW; d++) {
+    int dx = d == ASTAR_NE || d == ASTAR_SE ? 1 : -1;
+    int down = d == ASTAR_SE || d == ASTAR_SW;
+    unsigned h = dx > 0 ? ASTAR_E : ASTAR_W, v = down ? ASTAR_S : ASTAR_N;
+    int32_t vstep = down ? (int32_t)stride : -(int32_t)stride;
+    uint32_t r;
+    /* a tile's entry reads the next tile of the run's: rows in the
+       order the run goes, from its far end */
+    for (r = 1; r + 1 < rows; r++) {
+      y = down ? rows - 1 - r : r;
+      for (x = 1; x + 1 < stride; x++) {
+        uint32_t c = y * stride + x;
+        uint32_t n = (uint32_t)((int32_t)c + vstep + dx), nt, kk, val, next;
+        if (!pass_at(pb, (uint32_t)((int32_t)c + dx)) ||
+            !pass_at(pb, (uint32_t)((int32_t)c + vstep)) || !pass_at(pb, n))
+          continue; /* 0: no step */
+        nt = (uint32_t)((int32_t)x + dx) * rows +
+             (uint32_t)((int32_t)y + (down ? 1 : -1));
+        next = jt_get(jt, n, d);
+        if (next == 0 || jump_straight(&P, h, n, nt, &kk) != NONE ||
+            jump_straight(&P, v, n, nt, &kk) != NONE)
+          val = 1;
+        else
+          val = next + 1 < JT_FAR ? next + 1 : JT_FAR;
+        jt_set(jt, c, d, val);
+      }
+    }
+  }
+}
+
+int astar_jumps_build(astar_grid *g, int unit, int *refusal) {
+  astar__jps_layer J;
+  uint32_t *jt;
+  int st;
+  if ((st = astar__static_rules(g, unit, refusal, &J)) != ASTAR_OK)
+    return st;
+  jt = astar__alloc(g, g->ntiles, sizeof *jt);
+  if (jt == NULL) return ASTAR_ENOMEM;
+  jumps_fill(g, &J, jt);
+  if ((st = astar__static_keep(g, unit, jt)) != ASTAR_OK)
+    astar__free(g, jt, g->ntiles, sizeof *jt);
+  return st;
+}
+
+/* Straight jump d from i by the table (it, goal_t: column-major indices
+ * for the goal test of N and S): as the scans, or SCAN when the jump is
+ * long (the scan goes on from i). */
+static inline uint32_t jump_table(const planes *P, unsigned d, uint32_t i,
+                                  uint32_t it, uint32_t *steps) {
+  static const int32_t unit_dx[4] = {0, 1, 0, -1};
+  unsigned v = jt_get(P->jt, i, d);
+  int32_t off;
+  uint32_t t, gd;
+  if (v == JT_FAR) return SCAN;
+  off = d == ASTAR_N   ? -(int32_t)P->b.stride
+        : d == ASTAR_S ? (int32_t)P->b.stride
+                       : unit_dx[d];
+  t = (uint32_t)((int32_t)i + (int32_t)v * off);
+  switch (d) { /* the goal on the way, in i's row (column) */
+  case ASTAR_E: gd = P->goal - i; break;
+  case ASTAR_W: gd = i - P->goal; break;
+  case ASTAR_S: gd = P->goal_t - it; break;
+  default: gd = it - P->goal_t; break;
+  }
+  if (gd - 1u < v) {
+    *steps = gd;
+    return P->goal;
+  }
+  if (!open_at(&P->b, t)) return NONE;
+  *steps = v;
+  return t;
+}
 
 /* Straight jump d from tile i (it: i's index in the column-major copy,
  * (i % row stride) * column stride + i / row stride); returns the jump point's
  * row-major index and its distance in *steps, or NONE. */
-static inline uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
-                                     uint32_t it, uint32_t *steps) {
+static uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
+                              uint32_t it, uint32_t *steps) {
   uint32_t j;
+  if (P->jt != NULL) {
+    j = jump_table(P, d, i, it, steps);
+    if (j != SCAN) return j;
+  }
   switch (d) {
   case ASTAR_E:
     j = jump_east(&P->b, i, P->goal);
@@ -351,18 +523,44 @@ static int run_diagonal(open_list *O, const planes *P, unsigned d, uint32_t u,
   int32_t off = vstep + dx;
   int32_t off_t = dx * (int32_t)P->t.stride + dy;
   uint32_t c = u, ct = ut, n = 0, kh = 0, kv = 0, jh, jv;
+  /* with a jump table: the steps to the goal's column and row (0: not
+     ahead) bound a skip */
+  uint32_t to_gx = (uint32_t)(dx > 0 ? O->gx - ux : ux - O->gx);
+  uint32_t to_gy = (uint32_t)(dy > 0 ? O->gy - uy : uy - O->gy);
   unsigned eager = 0;
   int st;
+  if ((int32_t)to_gx <= 0) to_gx = UINT32_MAX;
+  if ((int32_t)to_gy <= 0) to_gy = UINT32_MAX;
   for (;;) {
     double gc;
     int32_t cx, cy, hx, hy;
-    if (!open_at(&P->b, (uint32_t)((int32_t)c + dx)) ||
-        !open_at(&P->b, (uint32_t)((int32_t)c + vstep)) ||
-        !open_at(&P->b, (uint32_t)((int32_t)c + off)))
-      return ASTAR_OK;
-    c = (uint32_t)((int32_t)c + off);
-    ct = (uint32_t)((int32_t)ct + off_t);
-    n++;
+    if (P->jt != NULL) {
+      uint32_t k = jt_get(P->jt, c, d), cap;
+      if (k == 0) return ASTAR_OK;
+      cap = to_gx < to_gy ? to_gx : to_gy;
+      cap = cap > n ? cap - n : UINT32_MAX; /* steps to the goal's line */
+      if (k == JT_FAR) {
+        if (cap > JT_SKIP) { /* nothing to look at on the way */
+          c = (uint32_t)((int32_t)c + (int32_t)JT_SKIP * off);
+          ct = (uint32_t)((int32_t)ct + (int32_t)JT_SKIP * off_t);
+          n += JT_SKIP;
+          continue;
+        }
+        k = JT_SKIP;
+      }
+      if (cap < k) k = cap;
+      c = (uint32_t)((int32_t)c + (int32_t)k * off);
+      ct = (uint32_t)((int32_t)ct + (int32_t)k * off_t);
+      n += k;
+    } else {
+      if (!open_at(&P->b, (uint32_t)((int32_t)c + dx)) ||
+          !open_at(&P->b, (uint32_t)((int32_t)c + vstep)) ||
+          !open_at(&P->b, (uint32_t)((int32_t)c + off)))
+        return ASTAR_OK;
+      c = (uint32_t)((int32_t)c + off);
+      ct = (uint32_t)((int32_t)ct + off_t);
+      n++;
+    }
     gc = gu + (double)n * step[d];
     cx = ux + (int32_t)n * dx;
     cy = uy + (int32_t)n * dy;
@@ -475,6 +673,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
   P.t.stride = (uint32_t)G->height + 2u;
   P.goal = goal;
   P.goal_t = (goal % stride) * P.t.stride + goal / stride; /* column-major */
+  P.jt = R->jt;
 
   while (n > 0) {
     uint32_t u, parent;

@@ -7,9 +7,11 @@
  *
  * Kinds: "subgoal" (arguments: [units [, mode]]; units: a unit class
  * name or a list of names, omitted: the default class; mode: "auto", the
- * default, keeps a class's graph only where astar_subgoal_pays says it
- * beats JPS, "always" keeps it): subgoal graphs (src/subgoal.c), which
- * find_path then uses on its own while they are not stale.  "landmarks"
+ * default, keeps a class's graph where astar_subgoal_pays says it beats
+ * JPS and precomputed straight jumps (JPS+) elsewhere, "always" keeps
+ * the graph, "jumps" builds the jumps): subgoal graphs or jump tables
+ * (src/subgoal.c, src/jps.c), which find_path then uses on its own while
+ * they are not stale.  "landmarks"
  * (arguments: k [, units]): ALT distance fields (src/landmarks.c, the
  * binding in lua_landmarks.c), which A* reads on its own while they are
  * not stale; prepared("landmarks") takes no unit (one state for all).
@@ -77,18 +79,21 @@ static int units_arg(lua_State *L, int arg, const char *fname,
   return n;
 }
 
-static const char *const when_names[] = {"auto", "always", NULL};
+static const char *const when_names[] = {"auto", "always", "jumps", NULL};
+enum { WHEN_AUTO, WHEN_GRAPH, WHEN_JUMPS };
 
 void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
                          const char *fname) {
   int units[ASTAR_MAX_UNITS], n = units_arg(L, arg, fname, units), i;
-  int always = 0, kept = 0;
+  int when = WHEN_AUTO, graphs = 0;
   astar_grid *g;
   size_t bytes = 0;
   if (!lua_isnoneornil(L, arg + 1)) {
     int k = la_name_index(L, arg + 1, when_names, sizeof when_names[0]);
-    if (k < 0) la_error(L, arg + 1, fname, "mode must be 'auto' or 'always'");
-    always = k == 1;
+    if (k < 0)
+      la_error(L, arg + 1, fname,
+               "mode must be 'auto', 'always' or 'jumps'");
+    when = k;
   }
   g = lg_core(L, ud, fname);
   for (i = 0; i < n; i++) { /* every class checked before any is built */
@@ -106,7 +111,18 @@ void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
                lq_refusal_words(reason));
   }
   for (i = 0; i < n; i++) {
-    int reason, st = astar_subgoal_build(g, units[i], &reason);
+    int reason = ASTAR_REFUSE_NONE, st;
+    uint32_t nsub = 0, nedges = 0;
+    st = when == WHEN_JUMPS ? astar_jumps_build(g, units[i], &reason)
+                            : astar_subgoal_build(g, units[i], &reason);
+    if (st == ASTAR_OK && when == WHEN_AUTO &&
+        !astar_subgoal_pays(g, units[i])) {
+      /* the graph would lose to JPS here: precomputed jumps instead */
+      (void)astar_subgoal_count(g, units[i], &nsub, &nedges);
+      st = astar_jumps_build(g, units[i], &reason);
+    } else if (st == ASTAR_OK) {
+      (void)astar_subgoal_count(g, units[i], &nsub, &nedges);
+    }
     if (st != ASTAR_OK) {
       lg_report(L, ud);
       if (st == ASTAR_EINVAL)
@@ -114,36 +130,32 @@ void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
                  lq_refusal_words(reason));
       la_raise(L, st, fname);
     }
-    if (!always && !astar_subgoal_pays(g, units[i])) {
-      uint32_t nsub = 0, nedges = 0;
-      (void)astar_subgoal_count(g, units[i], &nsub, &nedges);
-      if (i == 0) { /* the first class's counts, for the figures */
-        lua_pushnumber(L, (lua_Number)nsub);
-        lua_pushnumber(L, (lua_Number)nedges);
-      }
-      astar_subgoal_drop(g, units[i]);
-      continue;
+    if (i == 0) { /* the first class's counts, for the figures */
+      lua_pushnumber(L, (lua_Number)nsub);
+      lua_pushnumber(L, (lua_Number)nedges);
     }
-    kept++;
+    if (!astar_subgoal_is_jumps(g, units[i])) graphs++;
     bytes += astar_subgoal_memory(g, units[i]);
   }
-  { /* the figures (counts: the first class's) */
-    uint32_t nsub = 0, nedges = 0;
-    if (!astar_subgoal_count(g, units[0], &nsub, &nedges)) {
-      nedges = (uint32_t)lua_tonumber(L, -1); /* dropped: pushed above */
-      nsub = (uint32_t)lua_tonumber(L, -2);
-      lua_pop(L, 2);
-    }
-    lua_createtable(L, 0, 5);
+  { /* the figures (counts: the first class's graph, also when a jump
+       table replaced it) */
+    uint32_t nedges = (uint32_t)lua_tonumber(L, -1);
+    uint32_t nsub = (uint32_t)lua_tonumber(L, -2);
+    lua_pop(L, 2);
+    lua_createtable(L, 0, 6);
+    lua_pushstring(L, astar_subgoal_is_jumps(g, units[0]) ? "jps_plus"
+                                                          : "subgoal");
+    lua_setfield(L, -2, "algorithm");
     lua_pushnumber(L, (lua_Number)bytes);
     lua_setfield(L, -2, "bytes");
     lua_pushnumber(L, (lua_Number)nsub);
     lua_setfield(L, -2, "subgoals");
     lua_pushnumber(L, (lua_Number)nedges);
     lua_setfield(L, -2, "edges");
-    if (kept < n) {
+    if (when == WHEN_AUTO && graphs < n) {
       lua_pushliteral(L, "more than 4 edges per subgoal or subgoals on more "
-                         "than 1% of the tiles: JPS is faster here");
+                         "than 1% of the tiles: JPS is faster here, "
+                         "precomputed jumps (JPS+) kept instead");
       lua_setfield(L, -2, "skipped");
     }
   }

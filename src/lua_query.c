@@ -384,6 +384,7 @@ void lq_fill_stats(lua_State *L, const lq_query *Q, const astar_result *r) {
   else
     lua_pushstring(L, r->algorithm == ASTAR_ALGO_JPS       ? "jps"
                       : r->algorithm == ASTAR_ALGO_SUBGOAL ? "subgoal"
+                      : r->algorithm == ASTAR_ALGO_JPS_PLUS ? "jps_plus"
                                                            : "astar");
   lua_setfield(L, t, "algorithm");
   if (r->landmarks)

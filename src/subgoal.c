@@ -185,6 +185,7 @@ static astar__subgoals *find(const astar_grid *g, int unit) {
 }
 
 static size_t bytes_of(const astar__subgoals *s) {
+  if (s->jumps != NULL) return sizeof *s + s->njt * sizeof(uint32_t);
   return sizeof *s + 2 * s->nwords * sizeof(uint64_t) +
          s->nwords * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(uint32_t) +
@@ -199,6 +200,7 @@ static void free_one(astar_grid *g, astar__subgoals *s) {
   astar__free(g, s->first, (size_t)s->nsub + 1, sizeof(uint32_t));
   astar__free(g, s->at, (size_t)s->nsub + 1, sizeof(*s->at));
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
+  astar__free(g, s->jumps, s->njt, sizeof(uint32_t));
   astar__free(g, s, 1, sizeof *s);
 }
 
@@ -209,6 +211,7 @@ void astar_subgoal_drop(astar_grid *g, int unit) {
     if (unit < 0 || s->unit == unit) {
       *at = s->next;
       free_one(g, s);
+      g->landmarks_serial++; /* a search begun over it must not resume */
     } else {
       at = &s->next;
     }
@@ -280,15 +283,9 @@ void astar__subgoal_view(const astar_grid *g, const astar__jps_layer *J,
   V->extra = V->extra_t = NONE;
 }
 
-int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
-  astar__jps_layer J;
-  astar__subgoals *s;
-  uint32_t stride = (uint32_t)g->stride, tstride = (uint32_t)g->height + 2u;
-  uint32_t i, k, total;
-  size_t w;
+int astar__static_rules(const astar_grid *g, int unit, int *refusal,
+                        astar__jps_layer *J) {
   int st;
-  astar__view V;
-  builder b;
   *refusal = ASTAR_REFUSE_NONE;
   if (g->cost == NULL) return ASTAR_EINVAL;
   /* the binding asks astar_query_refusal first; these are the rules
@@ -301,11 +298,45 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
     *refusal = ASTAR_REFUSE_LINKS;
     return ASTAR_EINVAL;
   }
-  if ((st = astar__jps_layer_size(g, unit, 1, &J)) != 1) {
+  if ((st = astar__jps_layer_size(g, unit, 1, J)) != 1) {
     if (st < 0) return st;
     *refusal = ASTAR_REFUSE_UNIFORM;
     return ASTAR_EINVAL;
   }
+  return ASTAR_OK;
+}
+
+int astar__static_keep(astar_grid *g, int unit, uint32_t *jumps) {
+  astar__subgoals *s;
+  astar_subgoal_drop(g, unit);
+  s = astar__alloc(g, 1, sizeof *s);
+  if (s == NULL) return ASTAR_ENOMEM;
+  memset(s, 0, sizeof *s);
+  s->unit = unit;
+  s->njt = g->ntiles;
+  s->jumps = jumps;
+  s->version = g->version;
+  s->next = g->subgoals;
+  g->subgoals = s;
+  return ASTAR_OK;
+}
+
+int astar_subgoal_is_jumps(const astar_grid *g, int unit) {
+  const astar__subgoals *s = find(g, unit);
+  return s != NULL && s->jumps != NULL;
+}
+
+int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
+  astar__jps_layer J;
+  astar__subgoals *s;
+  uint32_t stride = (uint32_t)g->stride, tstride = (uint32_t)g->height + 2u;
+  uint32_t i, k, total;
+  size_t w;
+  int st;
+  astar__view V;
+  builder b;
+  if ((st = astar__static_rules(g, unit, refusal, &J)) != ASTAR_OK)
+    return st;
   astar_subgoal_drop(g, unit);
   s = astar__alloc(g, 1, sizeof *s);
   if (s == NULL) return ASTAR_ENOMEM;
@@ -392,6 +423,12 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
 /* The graph a query may use: built for its unit, not stale. */
 const astar__subgoals *astar__subgoals_for(const astar_grid *g, int unit) {
   const astar__subgoals *s = find(g, unit);
-  return s != NULL && s->version == g->version ? s : NULL;
+  return s != NULL && s->jumps == NULL && s->version == g->version ? s
+                                                                   : NULL;
+}
+
+const uint32_t *astar__jumps_for(const astar_grid *g, int unit) {
+  const astar__subgoals *s = find(g, unit);
+  return s != NULL && s->version == g->version ? s->jumps : NULL;
 }
 
