@@ -508,10 +508,12 @@ static void check_result(const astar_query *q, const astar_result *r,
   /* auto runs JPS exactly where it applies (JPS: same costs as A*, checked
      against the reference below like A*'s) */
   FZ_ASSERT(r->algorithm == (jps_refusal(q) == ASTAR_REFUSE_NONE
-                                 ? (astar_subgoal_state(&grid, q->unit) ==
+                                 ? (astar_subgoal_state(&grid, q->unit) !=
                                             ASTAR_SUBGOAL_READY
-                                        ? ASTAR_ALGO_SUBGOAL
-                                        : ASTAR_ALGO_JPS)
+                                        ? ASTAR_ALGO_JPS
+                                    : astar_subgoal_is_jumps(&grid, q->unit)
+                                        ? ASTAR_ALGO_JPS_PLUS
+                                        : ASTAR_ALGO_SUBGOAL)
                                  : ASTAR_ALGO_ASTAR) ||
             q->algorithm != ASTAR_ALGO_AUTO);
   /* landmarks are read only while fresh (and then only by A*) */
@@ -543,7 +545,9 @@ static void check_result(const astar_query *q, const astar_result *r,
     FZ_ASSERT(len == r->length);
     /* A* expands every tile of its path; JPS only the jump points, the
        subgoal graph only subgoals (none when the goal is in direct reach) */
-    FZ_ASSERT(r->algorithm == ASTAR_ALGO_JPS      ? r->expanded >= 1
+    FZ_ASSERT(r->algorithm == ASTAR_ALGO_JPS ||
+                      r->algorithm == ASTAR_ALGO_JPS_PLUS
+                  ? r->expanded >= 1
               : r->algorithm == ASTAR_ALGO_SUBGOAL ? 1
                                                   : r->expanded >= len);
     FZ_ASSERT(nodes[0] == astar_index(&grid, q->gx, q->gy));
@@ -868,7 +872,8 @@ static void reinit(unsigned f) {
 
 /* Op 15: preprocessing the map (its layers prepared first).  v & 1:
  * landmarks (k = (v >> 1 & 3) + 1, for the default unit and every class
- * defined), else the subgoal graph of unit (v >> 1) % NUNIT.  v & 128:
+ * defined), else the subgoal graph (v & 64: the jump table) of unit
+ * (v >> 1) % NUNIT.  v & 128:
  * drop instead.  f & 8: allocation (f & 3) + 1 fails (f & 4: and all after):
  * ENOMEM only when one really failed, and the map keeps what it had.
  * Later queries check their costs against the reference as always: a
@@ -900,10 +905,12 @@ static void preprocess(unsigned v, unsigned f) {
     }
     if (v & 1)
       rc = astar_landmarks_build(&grid, units, n, (int)((v >> 1) & 3) + 1);
+    else if (v & 64)
+      rc = astar_jumps_build(&grid, u, &refusal);
     else
       rc = astar_subgoal_build(&grid, u, &refusal);
     TRACE("preprocess %s (unit %d)%s = %d (refusal %d)\n",
-          v & 1 ? "landmarks" : "subgoal", u, f & 8 ? " failing" : "", rc,
+          v & 1 ? "landmarks" : v & 64 ? "jumps" : "subgoal", u, f & 8 ? " failing" : "", rc,
           refusal);
     if (f & 8) {
       heap.fail_at = 0;
