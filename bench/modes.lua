@@ -7,6 +7,7 @@
 --   astar        A* as find_path runs it today (the bucket queue)
 --   jps          jump point search (algorithm = "jps")
 --   subgoal      a plain find_path after grid:prepare("subgoal", nil, "always")
+--   jps_plus     a plain find_path after grid:prepare("subgoal", nil, "jumps")
 --   landmarks    A* after grid:prepare("landmarks", 8), the map's own costs
 --   w:astar      the map with weights 1..3 (bench/landmarks.lua's seed), A*
 --   w:landmarks  the same with 8 landmarks
@@ -70,7 +71,7 @@ local cdriver = root .. "build/bench/cdriver"
 local function c_figures(file)
   local found = {}
   if not with_c then return found end
-  local p = io.popen(fmt("'%s' --algorithm astar_heap,astar,jps,subgoal "
+  local p = io.popen(fmt("'%s' --algorithm astar_heap,astar,jps,subgoal,jps_plus "
     .. "--every %d --repeat %d '%s' 2>/dev/null", cdriver, every, rounds, file))
   if not p then return found end
   for line in p:lines() do
@@ -133,6 +134,7 @@ for _, file in ipairs(files) do
 
   local g = assert(astar.load_movingai(map_path))
   local wg = assert(astar.load_movingai(map_path))
+  local jg = assert(astar.load_movingai(map_path))
   local w, h = g:size()
   local tiles = w * h
   local seed = 777
@@ -144,6 +146,7 @@ for _, file in ipairs(files) do
   end
   local sg = g:prepare("subgoal", nil, "always")
   local lm = g:prepare("landmarks", 8)
+  local jt = jg:prepare("subgoal", nil, "jumps")
   local wlm = wg:prepare("landmarks", 8)
 
   local function mode(mname, grid, options, extra)
@@ -157,6 +160,7 @@ for _, file in ipairs(files) do
     mode("astar", g, { algorithm = "astar", landmarks = false }),
     mode("jps", g, { algorithm = "jps" }),
     mode("subgoal", g, {}, { expect = "subgoal", prep = sg }),
+    mode("jps_plus", jg, {}, { expect = "jps_plus", prep = jt }),
     mode("landmarks", g, { algorithm = "astar" }, { heuristic = "landmarks", prep = lm }),
     mode("w:astar", wg, { algorithm = "astar", landmarks = false }, { weighted = true }),
     mode("w:landmarks", wg, { algorithm = "astar" },
@@ -165,7 +169,7 @@ for _, file in ipairs(files) do
   run_modes(modes, S)
   local C = c_figures(file)
 
-  local reference = modes[6].cost -- w:astar, the weighted rows' reference
+  local reference = modes[7].cost -- w:astar, the weighted rows' reference
   for _, m in ipairs(modes) do
     local off = 0
     for k = 1, #S do
@@ -187,5 +191,6 @@ for _, file in ipairs(files) do
   end
   g:close()
   wg:close()
+  jg:close()
 end
 os.exit(failed and 1 or 0)
