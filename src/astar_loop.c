@@ -475,6 +475,9 @@ static NOINLINE int run_bucket_height(astar__run *S, uint32_t b) {
 static NOINLINE int run_sliced_bucket(astar__run *S, uint32_t b) {
   return run(S, MODE_BUCKET | MODE_BUDGET, b);
 }
+static NOINLINE int run_bucket_peak(astar__run *S, uint32_t b) {
+  return run(S, MODE_BUCKET | MODE_PEAK, b); /* a stats table asked */
+}
 static NOINLINE int run_bucket_uniform(astar__run *S, uint32_t b) {
   return run(S, MODE_BUCKET | MODE_UNIFORM, b);
 }
@@ -759,6 +762,8 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_sliced_bucket(S, budget); /* reads the tiles' costs */
     else if (mode == (MODE_BUCKET | MODE_UNIFORM))
       st = run_bucket_uniform(S, budget);
+    else if (mode == (MODE_BUCKET | MODE_PEAK))
+      st = run_bucket_peak(S, budget);
     else
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;
