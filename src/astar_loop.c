@@ -442,45 +442,22 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
 }
 
 
-static NOINLINE int run_plain(astar__run *S, uint32_t b) {
-  return run(S, 0, b);
-}
-static NOINLINE int run_height(astar__run *S, uint32_t b) {
-  return run(S, MODE_HEIGHT, b);
-}
-static NOINLINE int run_peak(astar__run *S, uint32_t b) {
-  return run(S, MODE_PEAK, b);
-}
-static NOINLINE int run_overlay(astar__run *S, uint32_t b) {
-  return run(S, MODE_OVERLAY, b);
-}
-static NOINLINE int run_sliced(astar__run *S, uint32_t b) {
-  return run(S, MODE_BUDGET, b);
-}
-static NOINLINE int run_sliced_height(astar__run *S, uint32_t b) {
-  return run(S, MODE_HEIGHT | MODE_BUDGET, b);
-}
-static NOINLINE int run_landmarks(astar__run *S, uint32_t b) {
-  return run(S, MODE_LM, b);
-}
-static NOINLINE int run_landmarks_height(astar__run *S, uint32_t b) {
-  return run(S, MODE_LM | MODE_HEIGHT, b);
-}
-static NOINLINE int run_bucket(astar__run *S, uint32_t b) {
-  return run(S, MODE_BUCKET, b);
-}
-static NOINLINE int run_bucket_height(astar__run *S, uint32_t b) {
-  return run(S, MODE_BUCKET | MODE_HEIGHT, b);
-}
-static NOINLINE int run_sliced_bucket(astar__run *S, uint32_t b) {
-  return run(S, MODE_BUCKET | MODE_BUDGET, b);
-}
-static NOINLINE int run_bucket_peak(astar__run *S, uint32_t b) {
-  return run(S, MODE_BUCKET | MODE_PEAK, b); /* a stats table asked */
-}
-static NOINLINE int run_bucket_uniform(astar__run *S, uint32_t b) {
-  return run(S, MODE_BUCKET | MODE_UNIFORM, b);
-}
+/* One instantiation of the loop per common mode (run_any: the rest). */
+#define RUN_AS(name, m) \
+  static NOINLINE int name(astar__run *S, uint32_t b) { return run(S, m, b); }
+RUN_AS(run_plain, 0)
+RUN_AS(run_height, MODE_HEIGHT)
+RUN_AS(run_peak, MODE_PEAK)
+RUN_AS(run_overlay, MODE_OVERLAY)
+RUN_AS(run_sliced, MODE_BUDGET)
+RUN_AS(run_sliced_height, MODE_HEIGHT | MODE_BUDGET)
+RUN_AS(run_landmarks, MODE_LM)
+RUN_AS(run_landmarks_height, MODE_LM | MODE_HEIGHT)
+RUN_AS(run_bucket, MODE_BUCKET)
+RUN_AS(run_bucket_height, MODE_BUCKET | MODE_HEIGHT)
+RUN_AS(run_sliced_bucket, MODE_BUCKET | MODE_BUDGET)
+RUN_AS(run_bucket_peak, MODE_BUCKET | MODE_PEAK) /* a stats table asked */
+RUN_AS(run_bucket_uniform, MODE_BUCKET | MODE_UNIFORM)
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
 }
