@@ -72,6 +72,7 @@ local f_oct = octile:field(gx, gy)
 local f_cheb = chebyshev:field(gx, gy)
 local f_four = four:field(gx, gy)
 local reused = octile:field(gx, gy)
+local reused_cheb = chebyshev:field(gx, gy)
 local fled = f_oct:flee()
 
 -- overlays, links, size, a graph
@@ -145,7 +146,7 @@ local f_heap = octile:field(gx, gy, { queue = "heap" })
 local fled_heap = f_heap:flee()
 local t = { oct = {}, cheb = {}, four = {}, reuse = {}, flee = {}, fleer = {},
             steps = {}, next = {}, over = {}, link = {}, size = {},
-            graph = {}, heap = {}, fleeh = {}, cold = {} }
+            graph = {}, heap = {}, fleeh = {}, cold = {}, chebr = {} }
 local NEXT = 200000
 for _ = 1, rounds do
   local c = clock(); local f = octile:field(gx, gy); t.oct[#t.oct + 1] = clock() - c
@@ -155,6 +156,8 @@ for _ = 1, rounds do
   c = clock(); f = four:field(gx, gy); t.four[#t.four + 1] = clock() - c
   f:close()
   c = clock(); octile:field(gx, gy, nil, reused); t.reuse[#t.reuse + 1] = clock() - c
+  c = clock(); chebyshev:field(gx, gy, nil, reused_cheb)
+  t.chebr[#t.chebr + 1] = clock() - c
   c = clock(); f = f_oct:flee(); t.flee[#t.flee + 1] = clock() - c
   f:close()
   c = clock(); f_oct:flee(-1.2, fled); t.fleer[#t.fleer + 1] = clock() - c
@@ -193,6 +196,8 @@ print(("  build, default costs, queue=heap   %7.2f ms   (ring / heap %.2f, " ..
        median(t.reuse) / median(t.heap)))
 print(("  build, uniform 8-way (BFS)         %7.2f ms   target <=  6 ms")
       :format(ms(median(t.cheb))))
+print(("  build, uniform 8-way (BFS), reused %7.2f ms   (a field rebuilt each turn)")
+      :format(ms(median(t.chebr))))
 print(("  build, 4-way (BFS)                 %7.2f ms"):format(ms(median(t.four))))
 print(("  build, default costs, reused       %7.2f ms"):format(ms(median(t.reuse))))
 print(("  flee(), new field                  %7.2f ms   = %.2f builds   " ..
