@@ -143,8 +143,11 @@ static ALWAYS_INLINE int run_clear(const uint64_t *bits, uint32_t i,
 static ALWAYS_INLINE int runs_clear(const uint64_t *bits, int rule,
                                     uint32_t i, uint32_t nM, uint32_t nm,
                                     int32_t sm) {
-  uint32_t two = 2 * nm, q = (nM + nm) / two, r = (nM + nm) % two,
-           dq = nM / nm, dr = 2 * (nM % nm), a = 0, m;
+  /* one division: with nM = dq nm + e, (nM + nm) / (2 nm) is dq / 2
+     remainder e + nm for an even dq, (dq + 1) / 2 remainder e for an
+     odd one */
+  uint32_t two = 2 * nm, dq = nM / nm, e = nM - dq * nm, dr = 2 * e,
+           q = (dq + 1) / 2, r = (dq & 1u) ? e : e + nm, a = 0, m;
   for (m = 0; m < nm; m++) {
     uint32_t hi = i + (q - a) - (r == 0); /* the run: tiles i .. hi */
     uint32_t wl = i >> 6, wh = hi >> 6;
