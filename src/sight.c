@@ -16,6 +16,14 @@
  * For an s x s unit the layer is its "clearance >= s" one (clearance.c):
  * its top-left tile's centre follows the line while an (s-1) x (s-1)
  * square about the footprint's centre stays off blocked tiles.
+ *
+ * Without costs or heights to read (line_of_sight, the legs of Theta* on
+ * a layer of one cost) a line is checked by runs: the tiles it enters in
+ * one row (or column) are consecutive bits, read a word or two at a time,
+ * so a line costs one step per row it crosses when it runs more across
+ * than down, and one per column when it runs more down, where prepare
+ * made the column-major copy of the bits (JPS's: 8-way, no corner
+ * cutting, one cost); without the copy steep lines take the walk.
  */
 #include "astar.h"
 #include "internal.h"
