@@ -165,6 +165,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
   size_t nlinks = 0;
   astar__radix *R = (mode & MODE_BUCKET) ? ctx->radix : NULL;
   double *gq = (mode & MODE_BUCKET) ? R->g : NULL; /* open nodes' g */
+  size_t base = 0; /* MODE_BUCKET: bucket 0's size under u's entries */
 
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
@@ -198,13 +199,14 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       head++;
     } else if (mode & MODE_BUCKET) {
       astar_heap_entry top;
-      int got = astar__radix_pop(ctx, R, &top);
+      int got = astar__radix_pop(ctx, R, stamp, &top);
       if (got != 1) { /* not seen: n counts the live entries */
         st = got == 0 ? ASTAR_OK : ASTAR_ENOMEM;
         break;
       }
       u = top.node;
       gu = top.g;
+      base = R->n[0];
       n--;
     } else {
       u = heap[0].node;
@@ -421,7 +423,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         heap[at] = e;
       } else if (mode & MODE_BUCKET) {
         gq[v] = ng;
-        if (astar__radix_push(ctx, R, e) != ASTAR_OK) {
+        if (astar__radix_push(ctx, R, e, base) != ASTAR_OK) {
           st = ASTAR_ENOMEM;
           break;
         }
@@ -667,7 +669,7 @@ int astar__loop_start(astar__run *S) {
     if (mode & MODE_BUCKET) {
       astar__radix_reset(ctx->radix, e.key);
       ctx->radix->g[S->start] = 0.0;
-      if (astar__radix_push(ctx, ctx->radix, e) != ASTAR_OK)
+      if (astar__radix_push(ctx, ctx->radix, e, 0) != ASTAR_OK)
         return ASTAR_ENOMEM;
     } else {
       astar__heap_up(ctx->heap, ctx->heap_pos, 0, e, mode);

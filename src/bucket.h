@@ -7,24 +7,18 @@
  * come off in another order than the heap's.
  *
  * Layout (the context owns it, astar__radix in internal.h):
- *  - bucket i > 0 (level i >> BITS, digit i & (2^BITS - 1)) holds the
- *    entries whose key first differs from `last` in that level's group of
- *    bits, where it has that digit; `used` marks the buckets not empty;
- *  - bucket 0 is the run: entries with keys below `lim`, as a stack in the
- *    order they come off (least key, then largest g, on top).  A push
- *    below lim walks down past the run's entries that come off before it
- *    (an expansion's own nodes at its key have a larger g than every node
- *    left there, so they mostly stop at once); a push at or past lim goes
- *    to its bucket;
- *  - when the run is empty, the lowest bucket's live entries become the
- *    run if they are few (ASTAR__RADIX_RUN: sorted once, lim just past
- *    their largest key, instead of one refill per distinct key), else its
- *    least key's entries do and the rest move to buckets below (each
- *    entry moves down at most once per level);
+ *  - bucket i (1..64) holds the entries whose key first differs from
+ *    `last` (the key last taken) at bit i - 1, so keys only move down
+ *    buckets, each at most 64 times; `used` has bit i - 1 set while
+ *    bucket i is not empty;
+ *  - bucket 0 holds the keys equal to last, as a stack sorted by g (the
+ *    largest on top).  The nodes an expansion adds at the same key have a
+ *    larger g than every node left there (steps cost more than nothing),
+ *    so they go on top, sorted among themselves;
  *  - no decrease-key: a cheaper path pushes the node again and the old
  *    entry goes stale (its g above the node's g[], or the node closed);
  *    stale entries are dropped when they come up.
- * A key below last (two equal f rounded apart) goes in the run too.
+ * A key below last (two equal f rounded apart) counts as last.
  */
 #ifndef ASTAR_BUCKET_H
 #define ASTAR_BUCKET_H
@@ -87,26 +81,19 @@ static inline void astar__radix_reset(astar__radix *R, uint64_t key) {
     R->used[i / 64] &= ~((uint64_t)1 << (i % 64));
   }
   R->last = key;
-  R->lim = key + 1; /* keys are the bits of doubles: never the top */
 }
 
-/* Does a come off before b (the least key, then the larger g)? */
-static inline int astar__radix_before(const astar_heap_entry *a,
-                                      const astar_heap_entry *b) {
-  return a->key < b->key || (a->key == b->key && a->g > b->g);
-}
-
-/* Puts e on the queue: into the run when its key is below lim, past the
- * entries of the run that come off before it, else into its bucket. */
+/* Puts e on the queue; base: the size of bucket 0 when the node being
+ * expanded came off (the entries above it are this expansion's). */
 static inline int astar__radix_push(astar_search *s, astar__radix *R,
-                                    astar_heap_entry e) {
-  unsigned i = e.key < R->lim ? 0u : astar__bucket_of(e.key, R->last);
+                                    astar_heap_entry e, size_t base) {
+  unsigned i = astar__bucket_of(e.key, R->last);
   size_t k = R->n[i];
   if (k == R->cap[i] && astar__radix_grow(s, R, i) != ASTAR_OK)
     return ASTAR_ENOMEM;
   if (i == 0) {
     astar_heap_entry *b = R->b[0];
-    while (k > 0 && astar__radix_before(&b[k - 1], &e)) {
+    while (k > base && b[k - 1].g > e.g) {
       b[k] = b[k - 1];
       k--;
     }
@@ -119,35 +106,30 @@ static inline int astar__radix_push(astar_search *s, astar__radix *R,
   return ASTAR_OK;
 }
 
-/* an entry taken off is gone: any other of its node is dearer than the
- * node's g */
 static inline int astar__radix_live(const astar__radix *R,
+                                    const uint32_t *stamp,
                                     const astar_heap_entry *e) {
+  (void)stamp; /* an entry taken off is gone: any other of its node is
+                 dearer than the node's g */
   return e->g == R->g[e->node];
 }
 
-/* Sorts b[0..n) into the run's order, the entry to come off first last:
- * quicksort (median of three, the larger side left for later, so at most
- * log2 n sides wait) down to runs of 16, then one insertion sort; LESS:
- * placed below (comes off after). */
-#define ASTAR__RADIX_LESS(a, b) astar__radix_before(&(b), &(a))
+/* Sorts b[0..n) by g, the largest last: quicksort (median of three, the
+ * larger side left for later, so at most log2 n sides wait) down to runs
+ * of 16, then one insertion sort. */
 static void astar__radix_sort(astar_heap_entry *b, size_t n) {
   size_t lo = 0, hi = n, k, wait[2 * 64];
   unsigned top = 0;
   for (;;) {
     while (hi - lo > 16) {
       size_t mid = lo + (hi - lo) / 2, i = lo, j = hi - 1;
-      astar_heap_entry a = b[lo], c = b[mid], d = b[hi - 1], pivot;
-      if (ASTAR__RADIX_LESS(a, c)) /* the median of the three */
-        pivot = ASTAR__RADIX_LESS(c, d) ? c
-                : (ASTAR__RADIX_LESS(a, d) ? d : a);
-      else
-        pivot = ASTAR__RADIX_LESS(a, d) ? a
-                : (ASTAR__RADIX_LESS(c, d) ? d : c);
-      for (;;) { /* [lo, i) not above the pivot, (j, hi) not below it */
+      double a = b[lo].g, c = b[mid].g, d = b[hi - 1].g, pivot;
+      pivot = a < c ? (c < d ? c : (a < d ? d : a))
+                    : (a < d ? a : (c < d ? d : c));
+      for (;;) { /* [lo, i) <= pivot <= (j, hi) */
         astar_heap_entry t;
-        while (ASTAR__RADIX_LESS(b[i], pivot)) i++;
-        while (ASTAR__RADIX_LESS(pivot, b[j])) j--;
+        while (b[i].g < pivot) i++;
+        while (b[j].g > pivot) j--;
         if (i >= j) break;
         t = b[i];
         b[i] = b[j];
@@ -172,50 +154,32 @@ static void astar__radix_sort(astar_heap_entry *b, size_t n) {
   for (k = 1; k < n; k++) { /* runs of at most 16 entries left */
     astar_heap_entry e = b[k];
     size_t m = k;
-    while (m > 0 && ASTAR__RADIX_LESS(e, b[m - 1])) {
+    while (m > 0 && b[m - 1].g > e.g) {
       b[m] = b[m - 1];
       m--;
     }
     b[m] = e;
   }
 }
-#undef ASTAR__RADIX_LESS
 
-/* Bucket 0 ran dry: the lowest bucket's live entries (stale ones dropped)
- * become the run when they are few, sorted, lim past their largest key;
- * else the least key's entries do (lim just past it) and the rest move
- * to the buckets below.  last is the run's least key, and every entry in
- * a bucket lies at or past lim. */
-#ifndef ASTAR__RADIX_RUN
-#define ASTAR__RADIX_RUN 16
-#endif
-static int astar__radix_refill(astar_search *s, astar__radix *R) {
+/* Bucket 0 ran dry: the least live key of the lowest bucket becomes last
+ * and that bucket's live entries move down (the least ones to bucket 0,
+ * then sorted by g).  Stale entries are dropped on the way. */
+static int astar__radix_refill(astar_search *s, astar__radix *R,
+                               const uint32_t *stamp) {
   unsigned i = astar__radix_lowest(R), j;
   astar_heap_entry *b = R->b[i];
-  size_t n = R->n[i], k, w = 0, cap;
-  uint64_t least = UINT64_MAX, most = 0;
+  size_t n = R->n[i], k, w = 0;
+  uint64_t least = UINT64_MAX;
   for (k = 0; k < n; k++) {
-    if (!astar__radix_live(R, &b[k])) continue;
+    if (!astar__radix_live(R, stamp, &b[k])) continue;
     if (b[k].key < least) least = b[k].key;
-    if (b[k].key > most) most = b[k].key;
     b[w++] = b[k];
   }
   R->n[i] = 0;
   R->used[i / 64] &= ~((uint64_t)1 << (i % 64));
   if (w == 0) return ASTAR_OK;
   R->last = least;
-  if (w <= ASTAR__RADIX_RUN) { /* bucket i's storage becomes bucket 0's */
-    R->b[i] = R->b[0];
-    R->b[0] = b;
-    cap = R->cap[i];
-    R->cap[i] = R->cap[0];
-    R->cap[0] = cap;
-    R->n[0] = w;
-    R->lim = most + 1; /* keys are the bits of doubles: never the top */
-    if (w > 1) astar__radix_sort(b, w);
-    return ASTAR_OK;
-  }
-  R->lim = least + 1;
   for (k = 0; k < w; k++) {
     j = astar__bucket_of(b[k].key, least); /* below i */
     if (R->n[j] == R->cap[j] && astar__radix_grow(s, R, j) != ASTAR_OK)
@@ -230,14 +194,15 @@ static int astar__radix_refill(astar_search *s, astar__radix *R) {
 /* Takes the next live entry off into *e: 1, or 0 when the queue holds
  * none, or ASTAR_ENOMEM (negative). */
 static inline int astar__radix_pop(astar_search *s, astar__radix *R,
+                                   const uint32_t *stamp,
                                    astar_heap_entry *e) {
   for (;;) {
     while (R->n[0] > 0) {
       *e = R->b[0][--R->n[0]];
-      if (astar__radix_live(R, e)) return 1;
+      if (astar__radix_live(R, stamp, e)) return 1;
     }
     if (astar__radix_lowest(R) == 0) return 0;
-    if (astar__radix_refill(s, R) != ASTAR_OK) return ASTAR_ENOMEM;
+    if (astar__radix_refill(s, R, stamp) != ASTAR_OK) return ASTAR_ENOMEM;
   }
 }
 

@@ -421,9 +421,7 @@ typedef struct astar__radix {
   double *g;                 /* ntiles */
   astar_heap_entry *b[ASTAR__RADIX_BUCKETS];
   size_t n[ASTAR__RADIX_BUCKETS], cap[ASTAR__RADIX_BUCKETS];
-  uint64_t last;             /* the run's least key (bucket 0) */
-  uint64_t lim;              /* the run's keys lie below, the buckets'
-                                at or past it */
+  uint64_t last;             /* the key last taken (bucket 0's) */
   uint64_t used[ASTAR__RADIX_WORDS]; /* bit i: bucket i (> 0) not empty */
 } astar__radix;
 /* Makes the bucket queue (and its per-tile g) of s. */
