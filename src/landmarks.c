@@ -342,17 +342,12 @@ static int dijkstra(build *B, uint32_t s) {
       }
       continue;
     }
-    left = W.dirs;
+    left = W.dirs; /* no table: each edge's units computed */
     while (left) {
       uint32_t v, nd, units;
       d = astar__lowest_bit(left);
       left &= left - 1;
-      if (wt != NULL) {
-        units = wt[(size_t)u * 8 + d];
-        if (units == NO_EDGE) continue;
-      } else if (!edge_units(B, &W, u, d, &units)) {
-        continue;
-      }
+      if (!edge_units(B, &W, u, d, &units)) continue;
       v = (uint32_t)((int32_t)u + W.off[d]);
       nd = du + units;
       if (nd > MAX_DIST || nd < du) {
