@@ -304,6 +304,7 @@ static int dijkstra(build *B, uint32_t s) {
          * while this one is expanded (the flood wanders the map) */
         uint32_t a = (uint32_t)dq->b[at][dq->head[at] + 8];
         ASTAR__PREFETCH(wt + (size_t)a * 8);
+        ASTAR__PREFETCH(dist + a);
         ASTAR__PREFETCH(dist + a - g->stride);
         ASTAR__PREFETCH(dist + a + g->stride);
       }
@@ -319,17 +320,34 @@ static int dijkstra(build *B, uint32_t s) {
     }
     queued--;
     if (du != dist[u]) continue; /* a stale entry */
-    left = W.dirs;
+    if (wt != NULL) { /* all 8 directions: the table has NO_EDGE for the
+                         rule's others, so no loop over the mask's bits */
+      const uint16_t *o = wt + (size_t)u * 8;
+      for (d = 0; d < 8; d++) {
+        uint32_t v, nd, units = o[d];
+        if (units == NO_EDGE) continue;
+        v = (uint32_t)((int32_t)u + W.off[d]);
+        nd = du + units;
+        if (nd > MAX_DIST || nd < du) {
+          B->overflow = 1;
+          return ASTAR_OK;
+        }
+        if (nd < dist[v]) {
+          dist[v] = nd;
+          if ((dq != NULL ? dial_push(dq, nd >> shift, nd, v)
+                          : rh_push(h, nd, v)) != ASTAR_OK)
+            return ASTAR_ENOMEM;
+          queued++;
+        }
+      }
+      continue;
+    }
+    left = W.dirs; /* no table: each edge's units computed */
     while (left) {
       uint32_t v, nd, units;
       d = astar__lowest_bit(left);
       left &= left - 1;
-      if (wt != NULL) {
-        units = wt[(size_t)u * 8 + d];
-        if (units == NO_EDGE) continue;
-      } else if (!edge_units(B, &W, u, d, &units)) {
-        continue;
-      }
+      if (!edge_units(B, &W, u, d, &units)) continue;
       v = (uint32_t)((int32_t)u + W.off[d]);
       nd = du + units;
       if (nd > MAX_DIST || nd < du) {
