@@ -376,6 +376,7 @@ describe("subgoal graphs on MovingAI maps", function()
                                                    .. ".map.scen"))
     local grid = assert(astar.load_movingai(dir .. "/" .. name .. ".map"))
     grid:prepare("subgoal", nil, mode)
+    local desc = helpers.desc_of_grid(grid)
     local out, st = {}, {}
     local bad = 0
     for k = 1, #entries, step do
@@ -389,6 +390,13 @@ describe("subgoal graphs on MovingAI maps", function()
           e.length_text, tostring(c)))
         error(("%s #%d (%d,%d)->(%d,%d): expected %s, got %s"):format(name,
           k, e.sx, e.sy, e.gx, e.gy, e.length_text, tostring(c)), 0)
+      end
+      -- every step a legal move, the steps summing to the cost
+      local walked, why = helpers.check_path(desc, p, e.sx, e.sy, e.gx, e.gy)
+      if not walked or math.abs(walked - c) > movingai.tolerance(e.length_text)
+      then
+        error(("%s #%d (%d,%d)->(%d,%d) %s: %s"):format(name, k, e.sx, e.sy,
+          e.gx, e.gy, mode, why or ("walked " .. tostring(walked))), 0)
       end
     end
     grid:close()

@@ -648,8 +648,14 @@ typedef struct astar__subgoals {
   uint32_t *rank;    /* subgoals in the words before word w */
   uint32_t *first;   /* subgoal k's edges: adj[first[k] .. first[k+1]) */
   uint32_t *adj;     /* the subgoal (index) each edge leads to */
-  struct astar__subgoal_at { uint32_t tile; int32_t x, y; } *at;
-                     /* subgoal k's tile and padded coordinates */
+  struct astar__subgoal_at {
+    uint32_t tile;
+    int32_t x, y;
+    uint32_t level; /* contraction order; UINT32_MAX: a global subgoal */
+    uint32_t down;  /* adj[first[k] .. down): edges to levels >= k's;
+                       adj[down .. first[k + 1]): to lower levels */
+  } *at;             /* subgoal k's tile, padded coordinates, level */
+  uint32_t nglobal;  /* subgoals left global (the rest contracted) */
   size_t njt;        /* words of jumps */
   uint32_t *jumps;   /* JPS+ instead of a graph: a word per tile (jps.c's
                         astar_jumps_build; then no subgoals), or NULL */

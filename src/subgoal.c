@@ -326,6 +326,301 @@ int astar_subgoal_is_jumps(const astar_grid *g, int unit) {
   return s != NULL && s->jumps != NULL;
 }
 
+/* ---- two levels: contracting local subgoals ----
+ *
+ * The subgoals are then contracted one by one, as in a contraction
+ * hierarchy (and the two-level subgoal graphs of Uras, Koenig and
+ * Hernandez): a subgoal leaves the graph when every pair of its
+ * remaining neighbours is joined, without it, by a path no longer than
+ * the one through it (a witness, found by a small bounded Dijkstra), or
+ * can be joined by a new edge of the same length.  A new edge must itself
+ * be a shortest free path (its length the octile distance: the two edges
+ * through the subgoal bend no more than a shortest path may), so that a
+ * query still unfolds it into tiles; where one is needed and that fails,
+ * the subgoal stays (global).  Contracted subgoals keep their edges, and
+ * their contraction order (level) says which way each edge runs: a query
+ * climbs from the start through rising levels into the global subgoals
+ * and comes down only into what the goal's subgoals climb to, so it
+ * expands mostly global subgoals.  Every edge costs the octile distance
+ * between its ends, so none stores a cost. */
+
+typedef struct {
+  uint32_t to, next;
+} cell;
+
+typedef struct {
+  double d;
+  uint32_t v;
+} wentry;
+
+typedef struct {
+  astar_grid *g;
+  astar__subgoals *s;
+  double card, dmc; /* octile: card * max + dmc * min */
+  cell *cells;
+  size_t ncells, cells_cap;
+  uint32_t *head, *seen, gen;
+  double *dist;
+  wentry *heap;
+  size_t nheap, heap_cap;
+  uint32_t *nb; /* the current subgoal's neighbours, then pairs to join */
+  size_t nb_cap;
+} contractor;
+
+#define WITNESS_SETTLE 48u
+
+static double oct_ids(const contractor *C, uint32_t a, uint32_t b) {
+  const struct astar__subgoal_at *A = &C->s->at[a], *B = &C->s->at[b];
+  int32_t dx = A->x - B->x, dy = A->y - B->y;
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
+  return dx > dy ? C->card * dx + C->dmc * dy : C->card * dy + C->dmc * dx;
+}
+
+/* Is a -> v -> b as short as the octile distance a -> b?  (Both legs
+ * turn the same way: same signs, both mostly along x or both along y.) */
+static int straight_through(const astar__subgoals *s, uint32_t a, uint32_t v,
+                            uint32_t b) {
+  int32_t x1 = s->at[v].x - s->at[a].x, y1 = s->at[v].y - s->at[a].y;
+  int32_t x2 = s->at[b].x - s->at[v].x, y2 = s->at[b].y - s->at[v].y;
+  int32_t ax1 = x1 < 0 ? -x1 : x1, ay1 = y1 < 0 ? -y1 : y1;
+  int32_t ax2 = x2 < 0 ? -x2 : x2, ay2 = y2 < 0 ? -y2 : y2;
+  if ((x1 < 0 && x2 > 0) || (x1 > 0 && x2 < 0)) return 0;
+  if ((y1 < 0 && y2 > 0) || (y1 > 0 && y2 < 0)) return 0;
+  return (ax1 >= ay1 && ax2 >= ay2) || (ax1 <= ay1 && ax2 <= ay2);
+}
+
+static int has_edge(const contractor *C, uint32_t a, uint32_t b) {
+  uint32_t c;
+  for (c = C->head[a]; c != NONE; c = C->cells[c].next)
+    if (C->cells[c].to == b) return 1;
+  return 0;
+}
+
+static int add_cell(contractor *C, uint32_t a, uint32_t b) {
+  if (C->ncells == C->cells_cap) {
+    void *p = C->cells;
+    int st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->cells_cap,
+                         C->ncells + 1, sizeof(cell), 1024);
+    if (st != ASTAR_OK) return st;
+    C->cells = p;
+  }
+  if (C->ncells >= NONE) return ASTAR_ENOMEM;
+  C->cells[C->ncells].to = b;
+  C->cells[C->ncells].next = C->head[a];
+  C->head[a] = (uint32_t)C->ncells++;
+  return ASTAR_OK;
+}
+
+static int add_edge(contractor *C, uint32_t a, uint32_t b) {
+  int st;
+  if (a == b || has_edge(C, a, b)) return ASTAR_OK;
+  if ((st = add_cell(C, a, b)) != ASTAR_OK) return st;
+  return add_cell(C, b, a);
+}
+
+static int wpush(contractor *C, double d, uint32_t v) {
+  size_t i;
+  if (C->nheap == C->heap_cap) {
+    void *p = C->heap;
+    int st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->heap_cap,
+                         C->nheap + 1, sizeof(wentry), 64);
+    if (st != ASTAR_OK) return st;
+    C->heap = p;
+  }
+  i = C->nheap++;
+  while (i > 0 && C->heap[(i - 1) / 2].d > d) {
+    C->heap[i] = C->heap[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  C->heap[i].d = d;
+  C->heap[i].v = v;
+  return ASTAR_OK;
+}
+
+static wentry wpop(contractor *C) {
+  wentry top = C->heap[0], last = C->heap[--C->nheap];
+  size_t i = 0, n = C->nheap;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && C->heap[c + 1].d < C->heap[c].d) c++;
+    if (C->heap[c].d >= last.d) break;
+    C->heap[i] = C->heap[c];
+    i = c;
+  }
+  if (n > 0) C->heap[i] = last;
+  return top;
+}
+
+/* Bounded Dijkstra from p over the remaining graph without v: afterwards
+ * dist[q] (seen[q] == gen) is an upper bound of p's distance to q. */
+static int witness(contractor *C, uint32_t p, uint32_t v, double bound) {
+  unsigned settled = 0;
+  int st;
+  if (++C->gen == 0) {
+    memset(C->seen, 0, (size_t)C->s->nsub * sizeof(uint32_t));
+    C->gen = 1;
+  }
+  C->nheap = 0;
+  C->seen[p] = C->gen;
+  C->dist[p] = 0.0;
+  if ((st = wpush(C, 0.0, p)) != ASTAR_OK) return st;
+  while (C->nheap > 0 && settled < WITNESS_SETTLE) {
+    wentry e = wpop(C);
+    uint32_t c;
+    if (e.d > C->dist[e.v]) continue;
+    if (e.d > bound) break;
+    settled++;
+    for (c = C->head[e.v]; c != NONE; c = C->cells[c].next) {
+      uint32_t t = C->cells[c].to;
+      double nd;
+      if (t == v || C->s->at[t].level != NONE) continue;
+      nd = e.d + oct_ids(C, e.v, t);
+      if (nd > bound) continue;
+      if (C->seen[t] != C->gen || nd < C->dist[t]) {
+        C->seen[t] = C->gen;
+        C->dist[t] = nd;
+        if ((st = wpush(C, nd, t)) != ASTAR_OK) return st;
+      }
+    }
+  }
+  return ASTAR_OK;
+}
+
+/* Contracts subgoal v when it has at most maxdeg remaining neighbours and
+ * every pair of them keeps its distance; *done says whether it did. */
+static int contract_one(contractor *C, uint32_t v, uint32_t maxdeg,
+                        uint32_t order, int *done) {
+  uint32_t n = 0, npairs = 0, c, i, j;
+  int st;
+  *done = 0;
+  for (c = C->head[v]; c != NONE; c = C->cells[c].next) {
+    uint32_t t = C->cells[c].to;
+    if (C->s->at[t].level != NONE) continue;
+    if (n == maxdeg) return ASTAR_OK;
+    C->nb[n++] = t;
+  }
+  for (i = 0; i + 1 < n; i++) {
+    uint32_t p = C->nb[i];
+    double bound = 0.0, eps;
+    for (j = i + 1; j < n; j++) {
+      double via = oct_ids(C, p, v) + oct_ids(C, v, C->nb[j]);
+      if (via > bound) bound = via;
+    }
+    eps = bound * 1e-9;
+    if ((st = witness(C, p, v, bound + eps)) != ASTAR_OK) return st;
+    for (j = i + 1; j < n; j++) {
+      uint32_t q = C->nb[j];
+      double via = oct_ids(C, p, v) + oct_ids(C, v, q);
+      if (C->seen[q] == C->gen && C->dist[q] <= via + eps) continue;
+      if (!straight_through(C->s, p, v, q)) return ASTAR_OK; /* stays */
+      /* the pair to join goes after the neighbours in nb */
+      if (n + 2 * (npairs + 1) > C->nb_cap) return ASTAR_OK;
+      C->nb[n + 2 * npairs] = p;
+      C->nb[n + 2 * npairs + 1] = q;
+      npairs++;
+    }
+  }
+  C->s->at[v].level = order;
+  for (i = 0; i < npairs; i++)
+    if ((st = add_edge(C, C->nb[n + 2 * i], C->nb[n + 2 * i + 1])) !=
+        ASTAR_OK)
+      return st;
+  *done = 1;
+  return ASTAR_OK;
+}
+
+#define CONTRACT_MAXDEG 16u
+
+static void contractor_free(contractor *C) {
+  astar_grid *g = C->g;
+  size_t n = (size_t)C->s->nsub;
+  astar__free(g, C->cells, C->cells_cap, sizeof(cell));
+  astar__free(g, C->head, n, sizeof(uint32_t));
+  astar__free(g, C->seen, n, sizeof(uint32_t));
+  astar__free(g, C->dist, n, sizeof(double));
+  astar__free(g, C->heap, C->heap_cap, sizeof(wentry));
+  astar__free(g, C->nb, C->nb_cap, sizeof(uint32_t));
+}
+
+/* Contracts what it can and lays the edges out again: each subgoal's
+ * edges to levels at or above its own first, then the rest. */
+static int contract(astar_grid *g, astar__subgoals *s) {
+  contractor C;
+  uint32_t k, e, order = 0, n = s->nsub, *adj, total;
+  size_t cap;
+  int st = ASTAR_OK;
+  static const uint32_t passes[3] = {4u, 8u, CONTRACT_MAXDEG};
+  unsigned pass;
+  for (k = 0; k < n; k++) s->at[k].level = NONE;
+  s->nglobal = n;
+  if (!(g->cardinal_length > 0.0 &&
+        g->diagonal_length > g->cardinal_length &&
+        g->diagonal_length < 2.0 * g->cardinal_length)) {
+    for (k = 0; k < n; k++) s->at[k].down = s->first[k + 1];
+    return ASTAR_OK; /* the bend rule above needs these lengths */
+  }
+  memset(&C, 0, sizeof C);
+  C.g = g;
+  C.s = s;
+  C.card = g->cardinal_length;
+  C.dmc = g->diagonal_length - g->cardinal_length;
+  C.nb_cap = CONTRACT_MAXDEG + CONTRACT_MAXDEG * CONTRACT_MAXDEG;
+  C.head = astar__alloc(g, n, sizeof(uint32_t));
+  C.seen = astar__alloc(g, n, sizeof(uint32_t));
+  C.dist = astar__alloc(g, n, sizeof(double));
+  C.nb = astar__alloc(g, C.nb_cap, sizeof(uint32_t));
+  if (n == 0 || C.head == NULL || C.seen == NULL || C.dist == NULL ||
+      C.nb == NULL) {
+    contractor_free(&C);
+    if (n != 0) return ASTAR_ENOMEM;
+    return ASTAR_OK;
+  }
+  memset(C.head, 0xff, (size_t)n * sizeof(uint32_t));
+  memset(C.seen, 0, (size_t)n * sizeof(uint32_t));
+  for (k = 0; k < n && st == ASTAR_OK; k++)
+    for (e = s->first[k]; e < s->first[k + 1] && st == ASTAR_OK; e++)
+      st = add_edge(&C, k, s->adj[e]);
+  for (pass = 0; pass < 3 && st == ASTAR_OK; pass++)
+    for (k = 0; k < n && st == ASTAR_OK; k++) {
+      int done;
+      if (s->at[k].level != NONE) continue;
+      st = contract_one(&C, k, passes[pass], order, &done);
+      if (done) order++;
+    }
+  if (st != ASTAR_OK) {
+    contractor_free(&C);
+    return st;
+  }
+  s->nglobal = n - order;
+  /* the final layout */
+  total = (uint32_t)C.ncells;
+  cap = total ? total : 1;
+  adj = astar__alloc(g, cap, sizeof(uint32_t));
+  if (adj == NULL) {
+    contractor_free(&C);
+    return ASTAR_ENOMEM;
+  }
+  e = 0;
+  for (k = 0; k < n; k++) {
+    uint32_t c, lv = s->at[k].level;
+    s->first[k] = e;
+    for (c = C.head[k]; c != NONE; c = C.cells[c].next)
+      if (s->at[C.cells[c].to].level >= lv) adj[e++] = C.cells[c].to;
+    s->at[k].down = e;
+    for (c = C.head[k]; c != NONE; c = C.cells[c].next)
+      if (s->at[C.cells[c].to].level < lv) adj[e++] = C.cells[c].to;
+  }
+  s->first[n] = e;
+  astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
+  s->adj = adj;
+  s->edges_cap = (uint32_t)cap;
+  s->nedges = e;
+  contractor_free(&C);
+  return ASTAR_OK;
+}
+
 int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
   astar__jps_layer J;
   astar__subgoals *s;
@@ -412,6 +707,10 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
     }
   }
   s->first[k] = s->nedges;
+  if ((st = contract(g, s)) != ASTAR_OK) {
+    free_one(g, s);
+    return st;
+  }
   s->version = g->version;
   s->next = g->subgoals;
   g->subgoals = s;
