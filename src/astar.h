@@ -657,6 +657,9 @@ void astar_subgoal_drop(astar_grid *g, int unit);
 size_t astar_subgoal_memory(const astar_grid *g, int unit);
 int astar_subgoal_count(const astar_grid *g, int unit, uint32_t *nsub,
                         uint32_t *nedges);
+/* how many of unit's subgoals stayed global (the rest were contracted:
+ * a query expands mostly global ones); 0 without a graph */
+uint32_t astar_subgoal_global(const astar_grid *g, int unit);
 /* Does unit's graph promise to beat JPS?  The rule, measured on the
  * MovingAI maps (bench/static.lua): at most 4 edges per subgoal on average
  * and subgoals on at most 1% of the tiles (rooms and corridors with few

@@ -241,6 +241,11 @@ int astar_subgoal_count(const astar_grid *g, int unit, uint32_t *nsub,
   return 1;
 }
 
+uint32_t astar_subgoal_global(const astar_grid *g, int unit) {
+  const astar__subgoals *s = find(g, unit);
+  return s != NULL && s->jumps == NULL ? s->nglobal : 0u;
+}
+
 typedef struct {
   astar_grid *g;
   astar__subgoals *s;
@@ -365,9 +370,15 @@ typedef struct {
   size_t nheap, heap_cap;
   uint32_t *nb; /* the current subgoal's neighbours, then pairs to join */
   size_t nb_cap;
+  uint64_t work; /* edges the witness searches may still look at */
 } contractor;
 
-#define WITNESS_SETTLE 48u
+#ifndef WITNESS_STRAIGHT
+#define WITNESS_STRAIGHT 1
+#endif
+#ifndef WITNESS_SETTLE
+#define WITNESS_SETTLE 32u
+#endif
 
 static double oct_ids(const contractor *C, uint32_t a, uint32_t b) {
   const struct astar__subgoal_at *A = &C->s->at[a], *B = &C->s->at[b];
@@ -475,6 +486,7 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound) {
     for (c = C->head[e.v]; c != NONE; c = C->cells[c].next) {
       uint32_t t = C->cells[c].to;
       double nd;
+      if (C->work > 0) C->work--;
       if (t == v || C->s->at[t].level != NONE) continue;
       nd = e.d + oct_ids(C, e.v, t);
       if (nd > bound) continue;
@@ -498,23 +510,34 @@ static int contract_one(contractor *C, uint32_t v, uint32_t maxdeg,
   for (c = C->head[v]; c != NONE; c = C->cells[c].next) {
     uint32_t t = C->cells[c].to;
     if (C->s->at[t].level != NONE) continue;
-    if (n == maxdeg) return ASTAR_OK;
+    if (n == maxdeg) return ASTAR_OK; /* maybe in a later pass */
     C->nb[n++] = t;
   }
+  C->s->at[v].down = 1; /* tried: not again until a neighbour goes */
   for (i = 0; i + 1 < n; i++) {
     uint32_t p = C->nb[i];
     double bound = 0.0, eps;
+    int searched = 0;
     for (j = i + 1; j < n; j++) {
       double via = oct_ids(C, p, v) + oct_ids(C, v, C->nb[j]);
       if (via > bound) bound = via;
     }
     eps = bound * 1e-9;
-    if ((st = witness(C, p, v, bound + eps)) != ASTAR_OK) return st;
     for (j = i + 1; j < n; j++) {
       uint32_t q = C->nb[j];
       double via = oct_ids(C, p, v) + oct_ids(C, v, q);
-      if (C->seen[q] == C->gen && C->dist[q] <= via + eps) continue;
-      if (!straight_through(C->s, p, v, q)) return ASTAR_OK; /* stays */
+      int straight;
+      /* an edge p - q is a witness: it costs their octile distance */
+      if (has_edge(C, p, q)) continue;
+      straight = straight_through(C->s, p, v, q);
+      if (!straight || WITNESS_STRAIGHT) {
+        if (!searched) {
+          if ((st = witness(C, p, v, bound + eps)) != ASTAR_OK) return st;
+          searched = 1;
+        }
+        if (C->seen[q] == C->gen && C->dist[q] <= via + eps) continue;
+        if (!straight) return ASTAR_OK; /* v stays */
+      }
       /* the pair to join goes after the neighbours in nb */
       if (n + 2 * (npairs + 1) > C->nb_cap) return ASTAR_OK;
       C->nb[n + 2 * npairs] = p;
@@ -523,6 +546,7 @@ static int contract_one(contractor *C, uint32_t v, uint32_t maxdeg,
     }
   }
   C->s->at[v].level = order;
+  for (i = 0; i < n; i++) C->s->at[C->nb[i]].down = 0; /* try again */
   for (i = 0; i < npairs; i++)
     if ((st = add_edge(C, C->nb[n + 2 * i], C->nb[n + 2 * i + 1])) !=
         ASTAR_OK)
@@ -532,6 +556,11 @@ static int contract_one(contractor *C, uint32_t v, uint32_t maxdeg,
 }
 
 #define CONTRACT_MAXDEG 16u
+/* witness edges looked at, at most, per tile of the map (the bound on
+   preprocessing time where little contracts, e.g. random maps) */
+#ifndef CONTRACT_WORK
+#define CONTRACT_WORK 24u
+#endif
 
 static void contractor_free(contractor *C) {
   astar_grid *g = C->g;
@@ -553,7 +582,10 @@ static int contract(astar_grid *g, astar__subgoals *s) {
   int st = ASTAR_OK;
   static const uint32_t passes[3] = {4u, 8u, CONTRACT_MAXDEG};
   unsigned pass;
-  for (k = 0; k < n; k++) s->at[k].level = NONE;
+  for (k = 0; k < n; k++) {
+    s->at[k].level = NONE;
+    s->at[k].down = 0;
+  }
   s->nglobal = n;
   if (!(g->cardinal_length > 0.0 &&
         g->diagonal_length > g->cardinal_length &&
@@ -562,6 +594,7 @@ static int contract(astar_grid *g, astar__subgoals *s) {
     return ASTAR_OK; /* the bend rule above needs these lengths */
   }
   memset(&C, 0, sizeof C);
+  C.work = (uint64_t)CONTRACT_WORK * g->ntiles;
   C.g = g;
   C.s = s;
   C.card = g->cardinal_length;
@@ -585,7 +618,8 @@ static int contract(astar_grid *g, astar__subgoals *s) {
   for (pass = 0; pass < 3 && st == ASTAR_OK; pass++)
     for (k = 0; k < n && st == ASTAR_OK; k++) {
       int done;
-      if (s->at[k].level != NONE) continue;
+      if (s->at[k].level != NONE || s->at[k].down) continue;
+      if (C.work == 0) break; /* the rest stay global */
       st = contract_one(&C, k, passes[pass], order, &done);
       if (done) order++;
     }
