@@ -660,11 +660,13 @@ int astar_subgoal_count(const astar_grid *g, int unit, uint32_t *nsub,
 /* how many of unit's subgoals stayed global (the rest were contracted:
  * a query expands mostly global ones); 0 without a graph */
 uint32_t astar_subgoal_global(const astar_grid *g, int unit);
-/* Does unit's graph promise to beat JPS?  The rule, measured on the
- * MovingAI maps (bench/static.lua): at most 4 edges per subgoal on average
- * and subgoals on at most 1% of the tiles (rooms and corridors with few
- * corners; caves, cities, mazes and random maps have far more, and JPS
- * answers them faster). */
+/* Does unit's graph promise to beat JPS (with precomputed jumps)?  The
+ * rule, measured on the MovingAI maps (bench/static.lua): at least
+ * 128 x 128 tiles, at most 10.5 edges per global subgoal among global
+ * subgoals, global subgoals on at most 1% of the tiles (caves, mazes,
+ * rooms and corridors: brc202d, maze512-4-0, 32room_000; open cities and
+ * islands have more edges a global subgoal, random maps more subgoals,
+ * and JPS+ answers them faster). */
 int astar_subgoal_pays(const astar_grid *g, int unit);
 /* Precomputed straight jumps (JPS+) instead of a graph: unit's entry in
  * the same list (state, drop and memory as above; count says 0

@@ -656,6 +656,7 @@ typedef struct astar__subgoals {
                        adj[down .. first[k + 1]): to lower levels */
   } *at;             /* subgoal k's tile, padded coordinates, level */
   uint32_t nglobal;  /* subgoals left global (the rest contracted) */
+  uint32_t ncore;    /* edges between global subgoals (each way) */
   size_t njt;        /* words of jumps */
   uint32_t *jumps;   /* JPS+ instead of a graph: a word per tile (jps.c's
                         astar_jumps_build; then no subgoals), or NULL */

@@ -254,9 +254,9 @@ typedef struct {
 int astar_subgoal_pays(const astar_grid *g, int unit) {
   const astar__subgoals *s = find(g, unit);
   uint64_t tiles = (uint64_t)g->width * (uint64_t)g->height;
-  if (s == NULL) return 0;
-  return (uint64_t)s->nedges <= 4u * (uint64_t)s->nsub &&
-         (uint64_t)s->nsub * 100u <= tiles;
+  if (s == NULL || s->jumps != NULL) return 0;
+  return tiles >= 16384u && 2u * (uint64_t)s->ncore <= 21u * s->nglobal &&
+         (uint64_t)s->nglobal * 100u <= tiles;
 }
 
 static int push_edge(void *ud, uint32_t tile) {
@@ -587,11 +587,19 @@ static int contract(astar_grid *g, astar__subgoals *s) {
     s->at[k].down = 0;
   }
   s->nglobal = n;
+  s->ncore = s->nedges;
+  /* the bend rule above needs these lengths; where subgoals cover more
+     than a tenth of the map (random maps) or have more than 11 edges
+     each (open cities) the graph loses to jumps anyway (contracting
+     never brought the edges per global subgoal below that) and
+     contracting would only cost time */
   if (!(g->cardinal_length > 0.0 &&
         g->diagonal_length > g->cardinal_length &&
-        g->diagonal_length < 2.0 * g->cardinal_length)) {
+        g->diagonal_length < 2.0 * g->cardinal_length) ||
+      (uint64_t)n * 10u > (uint64_t)g->width * (uint64_t)g->height ||
+      (uint64_t)s->nedges > 11u * (uint64_t)n) {
     for (k = 0; k < n; k++) s->at[k].down = s->first[k + 1];
-    return ASTAR_OK; /* the bend rule above needs these lengths */
+    return ASTAR_OK;
   }
   memset(&C, 0, sizeof C);
   C.work = (uint64_t)CONTRACT_WORK * g->ntiles;
@@ -637,11 +645,13 @@ static int contract(astar_grid *g, astar__subgoals *s) {
     return ASTAR_ENOMEM;
   }
   e = 0;
+  s->ncore = 0;
   for (k = 0; k < n; k++) {
     uint32_t c, lv = s->at[k].level;
     s->first[k] = e;
     for (c = C.head[k]; c != NONE; c = C.cells[c].next)
       if (s->at[C.cells[c].to].level >= lv) adj[e++] = C.cells[c].to;
+    if (lv == NONE) s->ncore += e - s->first[k];
     s->at[k].down = e;
     for (c = C.head[k]; c != NONE; c = C.cells[c].next)
       if (s->at[C.cells[c].to].level < lv) adj[e++] = C.cells[c].to;
