@@ -365,6 +365,7 @@ typedef struct {
   cell *cells;
   size_t ncells, cells_cap;
   uint32_t *head, *seen, gen;
+  uint32_t *rhead; /* cells to contracted subgoals, moved off head's */
   double *dist;
   wentry *heap;
   size_t nheap, heap_cap;
@@ -380,7 +381,7 @@ typedef struct {
 #define WITNESS_SETTLE 32u
 #endif
 
-static double oct_ids(const contractor *C, uint32_t a, uint32_t b) {
+static inline double oct_ids(const contractor *C, uint32_t a, uint32_t b) {
   const struct astar__subgoal_at *A = &C->s->at[a], *B = &C->s->at[b];
   int32_t dx = A->x - B->x, dy = A->y - B->y;
   if (dx < 0) dx = -dx;
@@ -399,6 +400,19 @@ static int straight_through(const astar__subgoals *s, uint32_t a, uint32_t v,
   if ((x1 < 0 && x2 > 0) || (x1 > 0 && x2 < 0)) return 0;
   if ((y1 < 0 && y2 > 0) || (y1 > 0 && y2 < 0)) return 0;
   return (ax1 >= ay1 && ax2 >= ay2) || (ax1 <= ay1 && ax2 <= ay2);
+}
+
+/* The cell at *link, or the first after it, that leads to a subgoal still
+ * in the graph (NONE: none); those to contracted ones move to a's retired
+ * list on the way. */
+static uint32_t live(contractor *C, uint32_t a, uint32_t *link) {
+  uint32_t c;
+  while ((c = *link) != NONE && C->s->at[C->cells[c].to].level != NONE) {
+    *link = C->cells[c].next;
+    C->cells[c].next = C->rhead[a];
+    C->rhead[a] = c;
+  }
+  return c;
 }
 
 static int has_edge(const contractor *C, uint32_t a, uint32_t b) {
@@ -483,11 +497,12 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound) {
     if (e.d > C->dist[e.v]) continue;
     if (e.d > bound) break;
     settled++;
-    for (c = C->head[e.v]; c != NONE; c = C->cells[c].next) {
+    uint32_t *link = &C->head[e.v];
+    for (; (c = live(C, e.v, link)) != NONE; link = &C->cells[c].next) {
       uint32_t t = C->cells[c].to;
       double nd;
       if (C->work > 0) C->work--;
-      if (t == v || C->s->at[t].level != NONE) continue;
+      if (t == v) continue;
       nd = e.d + oct_ids(C, e.v, t);
       if (nd > bound) continue;
       if (C->seen[t] != C->gen || nd < C->dist[t]) {
@@ -504,12 +519,11 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound) {
  * every pair of them keeps its distance; *done says whether it did. */
 static int contract_one(contractor *C, uint32_t v, uint32_t maxdeg,
                         uint32_t order, int *done) {
-  uint32_t n = 0, npairs = 0, c, i, j;
+  uint32_t n = 0, npairs = 0, c, i, j, *link = &C->head[v];
   int st;
   *done = 0;
-  for (c = C->head[v]; c != NONE; c = C->cells[c].next) {
+  for (; (c = live(C, v, link)) != NONE; link = &C->cells[c].next) {
     uint32_t t = C->cells[c].to;
-    if (C->s->at[t].level != NONE) continue;
     if (n == maxdeg) return ASTAR_OK; /* maybe in a later pass */
     C->nb[n++] = t;
   }
@@ -567,6 +581,7 @@ static void contractor_free(contractor *C) {
   size_t n = (size_t)C->s->nsub;
   astar__free(g, C->cells, C->cells_cap, sizeof(cell));
   astar__free(g, C->head, n, sizeof(uint32_t));
+  astar__free(g, C->rhead, n, sizeof(uint32_t));
   astar__free(g, C->seen, n, sizeof(uint32_t));
   astar__free(g, C->dist, n, sizeof(double));
   astar__free(g, C->heap, C->heap_cap, sizeof(wentry));
@@ -609,16 +624,18 @@ static int contract(astar_grid *g, astar__subgoals *s) {
   C.dmc = g->diagonal_length - g->cardinal_length;
   C.nb_cap = CONTRACT_MAXDEG + CONTRACT_MAXDEG * CONTRACT_MAXDEG;
   C.head = astar__alloc(g, n, sizeof(uint32_t));
+  C.rhead = astar__alloc(g, n, sizeof(uint32_t));
   C.seen = astar__alloc(g, n, sizeof(uint32_t));
   C.dist = astar__alloc(g, n, sizeof(double));
   C.nb = astar__alloc(g, C.nb_cap, sizeof(uint32_t));
-  if (n == 0 || C.head == NULL || C.seen == NULL || C.dist == NULL ||
+  if (n == 0 || C.head == NULL || C.rhead == NULL || C.seen == NULL || C.dist == NULL ||
       C.nb == NULL) {
     contractor_free(&C);
     if (n != 0) return ASTAR_ENOMEM;
     return ASTAR_OK;
   }
   memset(C.head, 0xff, (size_t)n * sizeof(uint32_t));
+  memset(C.rhead, 0xff, (size_t)n * sizeof(uint32_t));
   memset(C.seen, 0, (size_t)n * sizeof(uint32_t));
   for (k = 0; k < n && st == ASTAR_OK; k++)
     for (e = s->first[k]; e < s->first[k + 1] && st == ASTAR_OK; e++)
@@ -651,9 +668,13 @@ static int contract(astar_grid *g, astar__subgoals *s) {
     s->first[k] = e;
     for (c = C.head[k]; c != NONE; c = C.cells[c].next)
       if (s->at[C.cells[c].to].level >= lv) adj[e++] = C.cells[c].to;
+    for (c = C.rhead[k]; c != NONE; c = C.cells[c].next)
+      if (s->at[C.cells[c].to].level >= lv) adj[e++] = C.cells[c].to;
     if (lv == NONE) s->ncore += e - s->first[k];
     s->at[k].down = e;
     for (c = C.head[k]; c != NONE; c = C.cells[c].next)
+      if (s->at[C.cells[c].to].level < lv) adj[e++] = C.cells[c].to;
+    for (c = C.rhead[k]; c != NONE; c = C.cells[c].next)
       if (s->at[C.cells[c].to].level < lv) adj[e++] = C.cells[c].to;
   }
   s->first[n] = e;
