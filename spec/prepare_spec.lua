@@ -408,9 +408,9 @@ describe("subgoal graphs on MovingAI maps", function()
       local info = g:prepare("subgoal")
       assert.is_nil(info.skipped)
       assert.are.equal("subgoal", info.algorithm)
-      -- contracted: a small share of the subgoals stays global
-      assert.is_true(info.global >= 1 and info.global < 0.7 * info.subgoals)
-      assert.is_true(info.global <= 0.01 * w * h)
+      -- contracted: at most one tile in 1000 holds a global subgoal
+      assert.is_true(info.global < 0.1 * info.subgoals)
+      assert.is_true(info.global <= 0.001 * w * h)
       assert.are.equal("ready", g:prepared("subgoal"))
       local _, _, st = find(g, 2, 2, 2, 2)
       assert.are.equal("subgoal", st.algorithm)

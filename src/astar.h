@@ -662,11 +662,11 @@ int astar_subgoal_count(const astar_grid *g, int unit, uint32_t *nsub,
 uint32_t astar_subgoal_global(const astar_grid *g, int unit);
 /* Does unit's graph promise to beat JPS (with precomputed jumps)?  The
  * rule, measured on the MovingAI maps (bench/static.lua): at least
- * 128 x 128 tiles, at most 10.5 edges per global subgoal among global
- * subgoals, global subgoals on at most 1% of the tiles (caves, mazes,
- * rooms and corridors: brc202d, maze512-4-0, 32room_000; open cities and
- * islands have more edges a global subgoal, random maps more subgoals,
- * and JPS+ answers them faster). */
+ * 128 x 128 tiles and global (never contracted) subgoals on at most 0.1%
+ * of the tiles: caves, mazes, rooms and corridors (brc202d, maze512-4-0,
+ * 32room_000) contract to almost nothing; open cities and islands, where
+ * a corner sees many others, and random maps keep far more (or are not
+ * contracted at all), and JPS+ answers them faster. */
 int astar_subgoal_pays(const astar_grid *g, int unit);
 /* Precomputed straight jumps (JPS+) instead of a graph: unit's entry in
  * the same list (state, drop and memory as above; count says 0

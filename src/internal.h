@@ -648,6 +648,13 @@ typedef struct astar__subgoals {
   uint32_t *rank;    /* subgoals in the words before word w */
   uint32_t *first;   /* subgoal k's edges: adj[first[k] .. first[k+1]) */
   uint32_t *adj;     /* the subgoal (index) each edge leads to */
+  uint32_t *wt;      /* each edge's length: straight and diagonal steps
+                        (ASTAR__SG_W), edges_cap of them; NULL where
+                        nothing was contracted (each weighs its octile
+                        distance) */
+  uint32_t *via;     /* the tile of the subgoal each shortcut goes through
+                        (UINT32_MAX: an edge of the plain graph); NULL
+                        where nothing was contracted */
   struct astar__subgoal_at {
     uint32_t tile;
     int32_t x, y;
@@ -679,6 +686,11 @@ typedef struct {
   uint32_t extra, extra_t;  /* NONE: none */
 } astar__view;
 typedef int (*astar__add_fn)(void *ud, uint32_t tile);
+/* an edge's steps: straight ones in the low 16 bits, diagonal above */
+#define ASTAR__SG_W(straight, diagonal) \
+  ((uint32_t)(straight) | ((uint32_t)(diagonal) << 16))
+#define ASTAR__SG_STRAIGHT(w) ((w) & 0xffffu)
+#define ASTAR__SG_DIAGONAL(w) ((w) >> 16)
 /* the index of subgoal tile t */
 static inline uint32_t astar__subgoal_id(const astar__subgoals *s,
                                          uint32_t t) {

@@ -155,10 +155,9 @@ void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
     lua_pushnumber(L, (lua_Number)astar_subgoal_global(g, units[0]));
     lua_setfield(L, -2, "global");
     if (when == WHEN_AUTO && graphs < n) {
-      lua_pushliteral(L, "a small map, more than 10.5 edges per global "
-                         "subgoal or global subgoals on more than 1% of the "
-                         "tiles: JPS is faster here, precomputed jumps "
-                         "(JPS+) kept instead");
+      lua_pushliteral(L, "a small map, or global subgoals on more than "
+                         "0.1% of the tiles: JPS is faster here, "
+                         "precomputed jumps (JPS+) kept instead");
       lua_setfield(L, -2, "skipped");
     }
   }

@@ -190,7 +190,8 @@ static size_t bytes_of(const astar__subgoals *s) {
          s->nwords * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(*s->at) +
-         (size_t)s->edges_cap * sizeof(uint32_t);
+         (size_t)s->edges_cap * sizeof(uint32_t) *
+             (1u + (s->wt != NULL) + (s->via != NULL));
 }
 
 static void free_one(astar_grid *g, astar__subgoals *s) {
@@ -200,6 +201,8 @@ static void free_one(astar_grid *g, astar__subgoals *s) {
   astar__free(g, s->first, (size_t)s->nsub + 1, sizeof(uint32_t));
   astar__free(g, s->at, (size_t)s->nsub + 1, sizeof(*s->at));
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
+  astar__free(g, s->wt, s->edges_cap, sizeof(uint32_t));
+  astar__free(g, s->via, s->edges_cap, sizeof(uint32_t));
   astar__free(g, s->jumps, s->njt, sizeof(uint32_t));
   astar__free(g, s, 1, sizeof *s);
 }
@@ -255,8 +258,7 @@ int astar_subgoal_pays(const astar_grid *g, int unit) {
   const astar__subgoals *s = find(g, unit);
   uint64_t tiles = (uint64_t)g->width * (uint64_t)g->height;
   if (s == NULL || s->jumps != NULL) return 0;
-  return tiles >= 16384u && 2u * (uint64_t)s->ncore <= 21u * s->nglobal &&
-         (uint64_t)s->nglobal * 100u <= tiles;
+  return tiles >= 16384u && (uint64_t)s->nglobal * 1000u <= tiles;
 }
 
 static int push_edge(void *ud, uint32_t tile) {
@@ -331,26 +333,26 @@ int astar_subgoal_is_jumps(const astar_grid *g, int unit) {
   return s != NULL && s->jumps != NULL;
 }
 
-/* ---- two levels: contracting local subgoals ----
+/* ---- levels: contracting subgoals ----
  *
  * The subgoals are then contracted one by one, as in a contraction
- * hierarchy (and the two-level subgoal graphs of Uras, Koenig and
- * Hernandez): a subgoal leaves the graph when every pair of its
+ * hierarchy (Geisberger et al. 2008; the subgoal-graph hierarchies of
+ * Uras and Koenig): a subgoal leaves the graph when every pair of its
  * remaining neighbours is joined, without it, by a path no longer than
  * the one through it (a witness, found by a small bounded Dijkstra), or
- * can be joined by a new edge of the same length.  A new edge must itself
- * be a shortest free path (its length the octile distance: the two edges
- * through the subgoal bend no more than a shortest path may), so that a
- * query still unfolds it into tiles; where one is needed and that fails,
- * the subgoal stays (global).  Contracted subgoals keep their edges, and
- * their contraction order (level) says which way each edge runs: a query
- * climbs from the start through rising levels into the global subgoals
- * and comes down only into what the goal's subgoals climb to, so it
- * expands mostly global subgoals.  Every edge costs the octile distance
- * between its ends, so none stores a cost. */
+ * else by a new edge (a shortcut) of that length.  Each edge records its
+ * length as counts of straight and diagonal steps, so a query sums them
+ * exactly, and unfolds a shortcut through the contracted subgoal it was
+ * added for (found again by those counts).  Contracted subgoals keep
+ * their edges, and their contraction order (level) says which way each
+ * edge runs: a query climbs from the start through rising levels into
+ * the global subgoals (never contracted: too many neighbours, or the
+ * work cap reached) and comes down only into what the goal's subgoals
+ * climb to, so it expands mostly global subgoals. */
 
 typedef struct {
-  uint32_t to, next;
+  uint32_t to, next, w; /* w: the edge's steps, ASTAR__SG_W */
+  uint32_t via;         /* the subgoal a shortcut goes through, or NONE */
 } cell;
 
 typedef struct {
@@ -361,7 +363,7 @@ typedef struct {
 typedef struct {
   astar_grid *g;
   astar__subgoals *s;
-  double card, dmc; /* octile: card * max + dmc * min */
+  double card, diag;
   cell *cells;
   size_t ncells, cells_cap;
   uint32_t *head, *seen, gen;
@@ -374,32 +376,21 @@ typedef struct {
   uint64_t work; /* edges the witness searches may still look at */
 } contractor;
 
-#ifndef WITNESS_STRAIGHT
-#define WITNESS_STRAIGHT 1
-#endif
 #ifndef WITNESS_SETTLE
 #define WITNESS_SETTLE 32u
 #endif
 
-static inline double oct_ids(const contractor *C, uint32_t a, uint32_t b) {
-  const struct astar__subgoal_at *A = &C->s->at[a], *B = &C->s->at[b];
-  int32_t dx = A->x - B->x, dy = A->y - B->y;
-  if (dx < 0) dx = -dx;
-  if (dy < 0) dy = -dy;
-  return dx > dy ? C->card * dx + C->dmc * dy : C->card * dy + C->dmc * dx;
+static inline double w_cost(const contractor *C, uint32_t w) {
+  return (double)ASTAR__SG_STRAIGHT(w) * C->card +
+         (double)ASTAR__SG_DIAGONAL(w) * C->diag;
 }
 
-/* Is a -> v -> b as short as the octile distance a -> b?  (Both legs
- * turn the same way: same signs, both mostly along x or both along y.) */
-static int straight_through(const astar__subgoals *s, uint32_t a, uint32_t v,
-                            uint32_t b) {
-  int32_t x1 = s->at[v].x - s->at[a].x, y1 = s->at[v].y - s->at[a].y;
-  int32_t x2 = s->at[b].x - s->at[v].x, y2 = s->at[b].y - s->at[v].y;
-  int32_t ax1 = x1 < 0 ? -x1 : x1, ay1 = y1 < 0 ? -y1 : y1;
-  int32_t ax2 = x2 < 0 ? -x2 : x2, ay2 = y2 < 0 ? -y2 : y2;
-  if ((x1 < 0 && x2 > 0) || (x1 > 0 && x2 < 0)) return 0;
-  if ((y1 < 0 && y2 > 0) || (y1 > 0 && y2 < 0)) return 0;
-  return (ax1 >= ay1 && ax2 >= ay2) || (ax1 <= ay1 && ax2 <= ay2);
+/* a + b, or NONE when a count would pass 16 bits */
+static inline uint32_t w_add(uint32_t a, uint32_t b) {
+  uint32_t s = ASTAR__SG_STRAIGHT(a) + ASTAR__SG_STRAIGHT(b);
+  uint32_t d = ASTAR__SG_DIAGONAL(a) + ASTAR__SG_DIAGONAL(b);
+  if (s > 0xffffu || d > 0xfffeu) return NONE;
+  return ASTAR__SG_W(s, d);
 }
 
 /* The cell at *link, or the first after it, that leads to a subgoal still
@@ -415,14 +406,16 @@ static uint32_t live(contractor *C, uint32_t a, uint32_t *link) {
   return c;
 }
 
-static int has_edge(const contractor *C, uint32_t a, uint32_t b) {
+/* a's cell to b among the live ones, or NONE */
+static uint32_t cell_to(const contractor *C, uint32_t a, uint32_t b) {
   uint32_t c;
   for (c = C->head[a]; c != NONE; c = C->cells[c].next)
-    if (C->cells[c].to == b) return 1;
-  return 0;
+    if (C->cells[c].to == b) return c;
+  return NONE;
 }
 
-static int add_cell(contractor *C, uint32_t a, uint32_t b) {
+static int add_cell(contractor *C, uint32_t a, uint32_t b, uint32_t w,
+                    uint32_t via) {
   if (C->ncells == C->cells_cap) {
     void *p = C->cells;
     int st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->cells_cap,
@@ -432,16 +425,34 @@ static int add_cell(contractor *C, uint32_t a, uint32_t b) {
   }
   if (C->ncells >= NONE) return ASTAR_ENOMEM;
   C->cells[C->ncells].to = b;
+  C->cells[C->ncells].w = w;
+  C->cells[C->ncells].via = via;
   C->cells[C->ncells].next = C->head[a];
   C->head[a] = (uint32_t)C->ncells++;
   return ASTAR_OK;
 }
 
-static int add_edge(contractor *C, uint32_t a, uint32_t b) {
+/* Joins a and b by w (through via) both ways, or lowers their edge to
+ * that. */
+static int add_edge(contractor *C, uint32_t a, uint32_t b, uint32_t w,
+                    uint32_t via) {
+  uint32_t ca, cb;
   int st;
-  if (a == b || has_edge(C, a, b)) return ASTAR_OK;
-  if ((st = add_cell(C, a, b)) != ASTAR_OK) return st;
-  return add_cell(C, b, a);
+  if (a == b) return ASTAR_OK;
+  ca = cell_to(C, a, b);
+  if (ca != NONE) {
+    if (w_cost(C, w) < w_cost(C, C->cells[ca].w)) {
+      C->cells[ca].w = w;
+      C->cells[ca].via = via;
+      if ((cb = cell_to(C, b, a)) != NONE) {
+        C->cells[cb].w = w;
+        C->cells[cb].via = via;
+      }
+    }
+    return ASTAR_OK;
+  }
+  if ((st = add_cell(C, a, b, w, via)) != ASTAR_OK) return st;
+  return add_cell(C, b, a, w, via);
 }
 
 static int wpush(contractor *C, double d, uint32_t v) {
@@ -493,17 +504,17 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound) {
   if ((st = wpush(C, 0.0, p)) != ASTAR_OK) return st;
   while (C->nheap > 0 && settled < WITNESS_SETTLE) {
     wentry e = wpop(C);
-    uint32_t c;
+    uint32_t c, *link;
     if (e.d > C->dist[e.v]) continue;
     if (e.d > bound) break;
     settled++;
-    uint32_t *link = &C->head[e.v];
+    link = &C->head[e.v];
     for (; (c = live(C, e.v, link)) != NONE; link = &C->cells[c].next) {
       uint32_t t = C->cells[c].to;
       double nd;
       if (C->work > 0) C->work--;
       if (t == v) continue;
-      nd = e.d + oct_ids(C, e.v, t);
+      nd = e.d + w_cost(C, C->cells[c].w);
       if (nd > bound) continue;
       if (C->seen[t] != C->gen || nd < C->dist[t]) {
         C->seen[t] = C->gen;
@@ -520,12 +531,14 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound) {
 static int contract_one(contractor *C, uint32_t v, uint32_t maxdeg,
                         uint32_t order, int *done) {
   uint32_t n = 0, npairs = 0, c, i, j, *link = &C->head[v];
+  uint32_t *wv = C->nb + maxdeg; /* the edge v - nb[i] */
+  uint32_t *pairs = wv + maxdeg; /* p, q, w per shortcut */
   int st;
   *done = 0;
   for (; (c = live(C, v, link)) != NONE; link = &C->cells[c].next) {
-    uint32_t t = C->cells[c].to;
     if (n == maxdeg) return ASTAR_OK; /* maybe in a later pass */
-    C->nb[n++] = t;
+    C->nb[n] = C->cells[c].to;
+    wv[n++] = C->cells[c].w;
   }
   C->s->at[v].down = 1; /* tried: not again until a neighbour goes */
   for (i = 0; i + 1 < n; i++) {
@@ -533,45 +546,45 @@ static int contract_one(contractor *C, uint32_t v, uint32_t maxdeg,
     double bound = 0.0, eps;
     int searched = 0;
     for (j = i + 1; j < n; j++) {
-      double via = oct_ids(C, p, v) + oct_ids(C, v, C->nb[j]);
+      double via = w_cost(C, wv[i]) + w_cost(C, wv[j]);
       if (via > bound) bound = via;
     }
     eps = bound * 1e-9;
     for (j = i + 1; j < n; j++) {
-      uint32_t q = C->nb[j];
-      double via = oct_ids(C, p, v) + oct_ids(C, v, q);
-      int straight;
-      /* an edge p - q is a witness: it costs their octile distance */
-      if (has_edge(C, p, q)) continue;
-      straight = straight_through(C->s, p, v, q);
-      if (!straight || WITNESS_STRAIGHT) {
-        if (!searched) {
-          if ((st = witness(C, p, v, bound + eps)) != ASTAR_OK) return st;
-          searched = 1;
-        }
-        if (C->seen[q] == C->gen && C->dist[q] <= via + eps) continue;
-        if (!straight) return ASTAR_OK; /* v stays */
+      uint32_t q = C->nb[j], w = w_add(wv[i], wv[j]), cq;
+      double via = w_cost(C, wv[i]) + w_cost(C, wv[j]);
+      /* an edge p - q no longer is a witness */
+      if ((cq = cell_to(C, p, q)) != NONE &&
+          w_cost(C, C->cells[cq].w) <= via + eps)
+        continue;
+      if (!searched) {
+        if ((st = witness(C, p, v, bound + eps)) != ASTAR_OK) return st;
+        searched = 1;
       }
-      /* the pair to join goes after the neighbours in nb */
-      if (n + 2 * (npairs + 1) > C->nb_cap) return ASTAR_OK;
-      C->nb[n + 2 * npairs] = p;
-      C->nb[n + 2 * npairs + 1] = q;
+      if (C->seen[q] == C->gen && C->dist[q] <= via + eps) continue;
+      if (w == NONE) return ASTAR_OK; /* too long to record: v stays */
+      pairs[3 * npairs] = p;
+      pairs[3 * npairs + 1] = q;
+      pairs[3 * npairs + 2] = w;
       npairs++;
     }
   }
   C->s->at[v].level = order;
   for (i = 0; i < n; i++) C->s->at[C->nb[i]].down = 0; /* try again */
   for (i = 0; i < npairs; i++)
-    if ((st = add_edge(C, C->nb[n + 2 * i], C->nb[n + 2 * i + 1])) !=
-        ASTAR_OK)
+    if ((st = add_edge(C, pairs[3 * i], pairs[3 * i + 1], pairs[3 * i + 2],
+                       v)) != ASTAR_OK)
       return st;
   *done = 1;
   return ASTAR_OK;
 }
 
 #define CONTRACT_MAXDEG 16u
+#ifndef CONTRACT_SKIPDEG
+#define CONTRACT_SKIPDEG 11u
+#endif
 /* witness edges looked at, at most, per tile of the map (the bound on
-   preprocessing time where little contracts, e.g. random maps) */
+   preprocessing time where little contracts) */
 #ifndef CONTRACT_WORK
 #define CONTRACT_WORK 24u
 #endif
@@ -588,11 +601,27 @@ static void contractor_free(contractor *C) {
   astar__free(g, C->nb, C->nb_cap, sizeof(uint32_t));
 }
 
+/* the steps of a straight-then-diagonal way from subgoal a to b */
+static uint32_t octile_w(const astar__subgoals *s, uint32_t a, uint32_t b) {
+  int32_t dx = s->at[a].x - s->at[b].x, dy = s->at[a].y - s->at[b].y;
+  uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+  uint32_t d = ax < ay ? ax : ay;
+  return ASTAR__SG_W((ax > ay ? ax : ay) - d, d);
+}
+
+/* The plain graph, all subgoals global (no contraction): its edges
+ * weigh their octile distance (no weights stored). */
+static int weigh_plain(astar__subgoals *s) {
+  uint32_t k;
+  for (k = 0; k < s->nsub; k++) s->at[k].down = s->first[k + 1];
+  return ASTAR_OK;
+}
+
 /* Contracts what it can and lays the edges out again: each subgoal's
  * edges to levels at or above its own first, then the rest. */
 static int contract(astar_grid *g, astar__subgoals *s) {
   contractor C;
-  uint32_t k, e, order = 0, n = s->nsub, *adj, total;
+  uint32_t k, e, order = 0, n = s->nsub, *adj, *wt, *via, total;
   size_t cap;
   int st = ASTAR_OK;
   static const uint32_t passes[3] = {4u, 8u, CONTRACT_MAXDEG};
@@ -603,43 +632,36 @@ static int contract(astar_grid *g, astar__subgoals *s) {
   }
   s->nglobal = n;
   s->ncore = s->nedges;
-  /* the bend rule above needs these lengths; where subgoals cover more
-     than a tenth of the map (random maps) or have more than 11 edges
-     each (open cities) the graph loses to jumps anyway (contracting
-     never brought the edges per global subgoal below that) and
-     contracting would only cost time */
-  if (!(g->cardinal_length > 0.0 &&
-        g->diagonal_length > g->cardinal_length &&
-        g->diagonal_length < 2.0 * g->cardinal_length) ||
-      (uint64_t)n * 10u > (uint64_t)g->width * (uint64_t)g->height ||
-      (uint64_t)s->nedges > 11u * (uint64_t)n) {
-    for (k = 0; k < n; k++) s->at[k].down = s->first[k + 1];
-    return ASTAR_OK;
-  }
+  /* where subgoals cover more than a tenth of the map (random maps) or
+     have more than 11 edges each (open cities) the graph loses to jumps
+     anyway (contracting never brought the edges per global subgoal below
+     that) and contracting would only cost time */
+  if (n == 0 || (uint64_t)n * 10u > (uint64_t)g->width * (uint64_t)g->height ||
+      (uint64_t)s->nedges > CONTRACT_SKIPDEG * (uint64_t)n)
+    return weigh_plain(s);
   memset(&C, 0, sizeof C);
   C.work = (uint64_t)CONTRACT_WORK * g->ntiles;
   C.g = g;
   C.s = s;
   C.card = g->cardinal_length;
-  C.dmc = g->diagonal_length - g->cardinal_length;
-  C.nb_cap = CONTRACT_MAXDEG + CONTRACT_MAXDEG * CONTRACT_MAXDEG;
+  C.diag = g->diagonal_length;
+  C.nb_cap = 2 * CONTRACT_MAXDEG + 3 * CONTRACT_MAXDEG * CONTRACT_MAXDEG;
   C.head = astar__alloc(g, n, sizeof(uint32_t));
   C.rhead = astar__alloc(g, n, sizeof(uint32_t));
   C.seen = astar__alloc(g, n, sizeof(uint32_t));
   C.dist = astar__alloc(g, n, sizeof(double));
   C.nb = astar__alloc(g, C.nb_cap, sizeof(uint32_t));
-  if (n == 0 || C.head == NULL || C.rhead == NULL || C.seen == NULL || C.dist == NULL ||
+  if (C.head == NULL || C.rhead == NULL || C.seen == NULL || C.dist == NULL ||
       C.nb == NULL) {
     contractor_free(&C);
-    if (n != 0) return ASTAR_ENOMEM;
-    return ASTAR_OK;
+    return ASTAR_ENOMEM;
   }
   memset(C.head, 0xff, (size_t)n * sizeof(uint32_t));
   memset(C.rhead, 0xff, (size_t)n * sizeof(uint32_t));
   memset(C.seen, 0, (size_t)n * sizeof(uint32_t));
   for (k = 0; k < n && st == ASTAR_OK; k++)
     for (e = s->first[k]; e < s->first[k + 1] && st == ASTAR_OK; e++)
-      st = add_edge(&C, k, s->adj[e]);
+      st = add_edge(&C, k, s->adj[e], octile_w(s, k, s->adj[e]), NONE);
   for (pass = 0; pass < 3 && st == ASTAR_OK; pass++)
     for (k = 0; k < n && st == ASTAR_OK; k++) {
       int done;
@@ -657,29 +679,43 @@ static int contract(astar_grid *g, astar__subgoals *s) {
   total = (uint32_t)C.ncells;
   cap = total ? total : 1;
   adj = astar__alloc(g, cap, sizeof(uint32_t));
-  if (adj == NULL) {
+  wt = astar__alloc(g, cap, sizeof(uint32_t));
+  via = astar__alloc(g, cap, sizeof(uint32_t));
+  if (adj == NULL || wt == NULL || via == NULL) {
+    astar__free(g, adj, cap, sizeof(uint32_t));
+    astar__free(g, wt, cap, sizeof(uint32_t));
+    astar__free(g, via, cap, sizeof(uint32_t));
     contractor_free(&C);
     return ASTAR_ENOMEM;
   }
   e = 0;
   s->ncore = 0;
   for (k = 0; k < n; k++) {
-    uint32_t c, lv = s->at[k].level;
+    uint32_t c, lv = s->at[k].level, list, up;
     s->first[k] = e;
-    for (c = C.head[k]; c != NONE; c = C.cells[c].next)
-      if (s->at[C.cells[c].to].level >= lv) adj[e++] = C.cells[c].to;
-    for (c = C.rhead[k]; c != NONE; c = C.cells[c].next)
-      if (s->at[C.cells[c].to].level >= lv) adj[e++] = C.cells[c].to;
-    if (lv == NONE) s->ncore += e - s->first[k];
-    s->at[k].down = e;
-    for (c = C.head[k]; c != NONE; c = C.cells[c].next)
-      if (s->at[C.cells[c].to].level < lv) adj[e++] = C.cells[c].to;
-    for (c = C.rhead[k]; c != NONE; c = C.cells[c].next)
-      if (s->at[C.cells[c].to].level < lv) adj[e++] = C.cells[c].to;
+    for (up = 1; up + 1 > 0; up--) { /* up, then down */
+      for (list = 0; list < 2; list++)
+        for (c = list ? C.rhead[k] : C.head[k]; c != NONE;
+             c = C.cells[c].next) {
+          uint32_t to = C.cells[c].to;
+          if ((s->at[to].level >= lv) != (up == 1)) continue;
+          adj[e] = to;
+          via[e] = C.cells[c].via == NONE ? NONE : s->at[C.cells[c].via].tile;
+          wt[e++] = C.cells[c].w;
+        }
+      if (up == 1) {
+        if (lv == NONE) s->ncore += e - s->first[k];
+        s->at[k].down = e;
+      } else {
+        break;
+      }
+    }
   }
   s->first[n] = e;
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
   s->adj = adj;
+  s->wt = wt;
+  s->via = via;
   s->edges_cap = (uint32_t)cap;
   s->nedges = e;
   contractor_free(&C);

@@ -248,31 +248,16 @@ static int way_open(const astar__run *R, uint32_t a, unsigned first,
   return 1;
 }
 
-/* A contracted subgoal between subgoals a and b (tiles) that an edge
- * a -> b was added for: below both, joined to both, on a shortest way. */
+/* The tile a shortcut a -> b (tiles) goes through, else NONE. */
 static uint32_t via_of(const astar__run *R, uint32_t a, uint32_t b) {
   const astar__subgoals *sg = R->sg;
-  uint32_t ia, ib, e, f;
-  if (!is_open(sg->bits, a) || !is_open(sg->bits, b)) return NONE;
+  uint32_t ia, ib, e;
+  if (sg->via == NULL || !is_open(sg->bits, a) || !is_open(sg->bits, b))
+    return NONE;
   ia = astar__subgoal_id(sg, a);
   ib = astar__subgoal_id(sg, b);
-  for (e = sg->at[ia].down; e < sg->first[ia + 1]; e++) {
-    uint32_t c = sg->adj[e];
-    const struct astar__subgoal_at *A = &sg->at[ia], *B = &sg->at[ib],
-                                    *C = &sg->at[c];
-    int32_t x1 = C->x - A->x, y1 = C->y - A->y, x2 = B->x - C->x,
-            y2 = B->y - C->y;
-    int32_t ax1 = x1 < 0 ? -x1 : x1, ay1 = y1 < 0 ? -y1 : y1;
-    int32_t ax2 = x2 < 0 ? -x2 : x2, ay2 = y2 < 0 ? -y2 : y2;
-    if (C->level >= B->level) continue;
-    if ((x1 < 0 && x2 > 0) || (x1 > 0 && x2 < 0) || (y1 < 0 && y2 > 0) ||
-        (y1 > 0 && y2 < 0))
-      continue;
-    if (!((ax1 >= ay1 && ax2 >= ay2) || (ax1 <= ay1 && ax2 <= ay2)))
-      continue;
-    for (f = sg->first[c]; f < sg->first[c + 1]; f++)
-      if (sg->adj[f] == ib) return C->tile;
-  }
+  for (e = sg->first[ia]; e < sg->first[ia + 1]; e++)
+    if (sg->adj[e] == ib) return sg->via[e];
   return NONE;
 }
 
@@ -294,20 +279,17 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
   unsigned ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
   unsigned first = dd, second = ds;
   int32_t n1 = nd, n2 = ns, k;
-  uint32_t t = a;
+  uint32_t t = a, c = via_of(R, a, b);
+  if (c != NONE) { /* a shortcut: through the subgoal it was added for */
+    unfold_edge(R, a, c, g, len);
+    unfold_edge(R, c, b, g, len);
+    return;
+  }
   if (!way_open(R, a, dd, nd, ds, ns)) {
     first = ds;
     second = dd;
     n1 = ns;
     n2 = nd;
-    if (!way_open(R, a, ds, ns, dd, nd)) {
-      uint32_t c = via_of(R, a, b);
-      if (c != NONE) {
-        unfold_edge(R, a, c, g, len);
-        unfold_edge(R, c, b, g, len);
-        return;
-      }
-    }
   }
   for (k = 0; k < n1 + n2; k++) {
     unsigned d = k < n1 ? first : second;
@@ -370,21 +352,24 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
       uint32_t id = astar__subgoal_id(sg, u), e, end = sg->first[id + 1];
       const struct astar__subgoal_at *ua = &sg->at[id];
       const uint32_t tag = R->tag, gtag = R->gtag, down = ua->down;
+      const double stepD = R->hA + R->hB; /* a diagonal step */
       for (e = sg->first[id]; e < end; e++) {
         const struct astar__subgoal_at *ta = &sg->at[sg->adj[e]];
-        uint32_t sv = ctx->stamp[ta->tile], gen = sv & ASTAR__STAMP_GEN;
-        int32_t dx, dy;
+        uint32_t sv = ctx->stamp[ta->tile], gen = sv & ASTAR__STAMP_GEN, w;
         if (gen == tag && (sv & ASTAR__STAMP_CLOSED)) continue;
         /* down to a lower level only towards the goal */
         if (e >= down && !((gen == tag || gen == gtag) && (sv & UP_GOAL)))
           continue;
-        dx = ta->x - ua->x;
-        dy = ta->y - ua->y;
-        if (dx < 0) dx = -dx;
-        if (dy < 0) dy = -dy;
+        if (sg->wt != NULL) {
+          w = sg->wt[e];
+        } else { /* the plain graph: octile */
+          uint32_t dx = (uint32_t)(ta->x > ua->x ? ta->x - ua->x : ua->x - ta->x);
+          uint32_t dy = (uint32_t)(ta->y > ua->y ? ta->y - ua->y : ua->y - ta->y);
+          w = dx > dy ? ASTAR__SG_W(dx - dy, dy) : ASTAR__SG_W(dy - dx, dx);
+        }
         if ((st = relax_at(R, u, ta->tile, ta->x, ta->y,
-                           gu + (dx > dy ? R->hA * dx + R->hB * dy
-                                         : R->hA * dy + R->hB * dx))) !=
+                           gu + (double)ASTAR__SG_STRAIGHT(w) * R->hA +
+                               (double)ASTAR__SG_DIAGONAL(w) * stepD)) !=
             ASTAR_OK)
           break;
       }
