@@ -489,9 +489,11 @@ static wentry wpop(contractor *C) {
   return top;
 }
 
-/* Bounded Dijkstra from p over the remaining graph without v: afterwards
- * dist[q] (seen[q] == gen) is an upper bound of p's distance to q. */
-static int witness(contractor *C, uint32_t p, uint32_t v, double bound) {
+/* Bounded Dijkstra from p over the remaining graph without v, until the
+ * ntgt subgoals in tgt are settled: afterwards dist[q] (seen[q] == gen)
+ * is an upper bound of p's distance to q. */
+static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
+                   const uint32_t *tgt, uint32_t ntgt) {
   unsigned settled = 0;
   int st;
   if (++C->gen == 0) {
@@ -508,6 +510,14 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound) {
     if (e.d > C->dist[e.v]) continue;
     if (e.d > bound) break;
     settled++;
+    {
+      uint32_t k;
+      for (k = 0; k < ntgt; k++)
+        if (tgt[k] == e.v) {
+          if (--ntgt == 0) return ASTAR_OK; /* all settled */
+          break;
+        }
+    }
     link = &C->head[e.v];
     for (; (c = live(C, e.v, link)) != NONE; link = &C->cells[c].next) {
       uint32_t t = C->cells[c].to;
@@ -558,7 +568,9 @@ static int contract_one(contractor *C, uint32_t v, uint32_t maxdeg,
           w_cost(C, C->cells[cq].w) <= via + eps)
         continue;
       if (!searched) {
-        if ((st = witness(C, p, v, bound + eps)) != ASTAR_OK) return st;
+        if ((st = witness(C, p, v, bound + eps, C->nb + i + 1, n - i - 1)) !=
+            ASTAR_OK)
+          return st;
         searched = 1;
       }
       if (C->seen[q] == C->gen && C->dist[q] <= via + eps) continue;
