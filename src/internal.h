@@ -707,6 +707,11 @@ static inline uint32_t astar__subgoal_id(const astar__subgoals *s,
   return s->rank[w] + n;
 #endif
 }
+/* subgoal_levels.c: contracts what it can of s's plain graph (edges in
+ * first/adj) and lays the edges out again with levels, weights and vias:
+ * each subgoal's edges to levels at or above its own first, then the
+ * rest (at[k].down between them) */
+int astar__subgoal_contract(astar_grid *g, astar__subgoals *s);
 /* the view of unit layer J with graph s (no extra tile) */
 void astar__subgoal_view(const astar_grid *g, const astar__jps_layer *J,
                          const astar__subgoals *s, astar__view *V);
