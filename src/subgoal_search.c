@@ -1,7 +1,9 @@
 /*
- * A query over a prepared subgoal graph (subgoal.c builds it): the start
- * and goal are joined to the subgoals they reach directly, A* runs over
- * the graph with the octile heuristic on the context's stamp, heap and
+ * A query over a prepared subgoal graph (subgoal.c builds it,
+ * subgoal_levels.c contracts it): the start and goal are joined to the
+ * subgoals they reach directly, the goal's subgoals mark what they climb
+ * to, A* runs over the graph (up from the start, down only into those
+ * marks) with the octile heuristic on the context's stamp, heap and
  * heap positions (nodes are tiles, as in JPS), and each edge is unfolded
  * into tiles whose stamps carry their step direction, so
  * astar_path_last/prev walk every tile of the path.  Costs are summed step
