@@ -152,8 +152,8 @@ describe("cost callbacks, differential against the reference Dijkstra", function
 
   for _, rule in ipairs(helpers.RULES) do
     it("tile_cost and move_cost give optimal paths, diagonals = " .. rule, function()
-      local found = 0
-      for seed = 1, 70 do
+      local found, seeds = 0, helpers.cases(70)
+      for seed = 1, seeds do
         local rng = helpers.rng(seed * 31 + #rule)
         local case = helpers.random_case(rng, astar,
           { rule = rule, width = rng:int(1, 14), height = rng:int(1, 14),
@@ -173,14 +173,15 @@ describe("cost callbacks, differential against the reference Dijkstra", function
         end
       end
       -- the cases are not all trivial
-      assert.is_true(found > 150, "only " .. found .. " paths found")
+      assert.is_true(found > 150 * seeds / 70,
+                     "only " .. found .. " paths found")
     end)
   end
 
   it("a stated min_cost lets callbacks go below the unit's cheapest tile,"
      .. " and the paths stay optimal", function()
-    local found, below = 0, 0
-    for seed = 1, 120 do
+    local found, below, seeds = 0, 0, helpers.cases(120)
+    for seed = 1, seeds do
       local rng = helpers.rng(5000 + seed)
       local case = helpers.random_case(rng, astar,
         { width = rng:int(2, 14), height = rng:int(2, 14),
@@ -226,8 +227,9 @@ describe("cost callbacks, differential against the reference Dijkstra", function
         end
       end
     end
-    assert.is_true(found > 40, "only " .. found .. " paths found")
-    assert.is_true(below > 100, "callbacks rarely went below the cheapest tile")
+    assert.is_true(found > 40 * seeds / 120, "only " .. found .. " paths found")
+    assert.is_true(below > 100 * seeds / 120,
+                   "callbacks rarely went below the cheapest tile")
   end)
 
   -- BUG (src/astar_loop.c, astar__loop_start / astar__key_scale): inv_q = 2^24 / (bound *
@@ -249,7 +251,7 @@ describe("cost callbacks, differential against the reference Dijkstra", function
 
   it("heights: move_cost gets length * tile cost + height cost, and paths"
      .. " stay optimal", function()
-    for seed = 1, 40 do
+    for seed = 1, helpers.cases(40) do
       local rng = helpers.rng(7000 + seed)
       local case = helpers.random_case(rng, astar,
         { width = rng:int(2, 12), height = rng:int(2, 12),
@@ -338,8 +340,8 @@ end)
 
 describe("cost callbacks are memoized per search", function()
   it("tile_cost at most once per tile, move_cost at most once per step", function()
-    local calls_seen = 0
-    for seed = 1, 60 do
+    local calls_seen, seeds = 0, helpers.cases(60)
+    for seed = 1, seeds do
       local rng = helpers.rng(9000 + seed)
       local case = helpers.random_case(rng, astar,
         { width = rng:int(2, 20), height = rng:int(2, 20),
@@ -370,7 +372,8 @@ describe("cost callbacks are memoized per search", function()
         assert(n == 1, ("%s: move_cost called %d times on step %s"):format(ctx, n, k))
       end
     end
-    assert.is_true(calls_seen > 500, "few callback calls: " .. calls_seen)
+    assert.is_true(calls_seen > 500 * seeds / 60,
+                   "few callback calls: " .. calls_seen)
   end)
 
   it("the memo starts afresh with every search", function()

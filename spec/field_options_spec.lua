@@ -161,7 +161,7 @@ describe("field options", function()
   it("fields follow grid links (one-way and two-way), next_step and path " ..
      "take a link as a step", function()
     local rng = helpers.rng(1417)
-    for case = 1, 90 do
+    for case = 1, helpers.cases(90) do
       local g, desc, cost, w, h = random_grid(rng)
       local open = open_tiles(cost)
       if #open >= 1 then
@@ -236,7 +236,7 @@ describe("field options", function()
      function()
     local rng = helpers.rng(2020)
     local reuse
-    for case = 1, 90 do
+    for case = 1, helpers.cases(90) do
       local g, desc, cost, w, h = random_grid(rng)
       local open = open_tiles(cost)
       if #open >= 1 then
@@ -324,7 +324,7 @@ describe("field options", function()
   it("size: the field of an s x s unit's top-left tile, next_step on the " ..
      "sized layer", function()
     local rng = helpers.rng(1818)
-    for case = 1, 60 do
+    for case = 1, helpers.cases(60) do
       local w, h = rng:int(2, 10), rng:int(2, 10)
       local rule = rng:pick(helpers.RULES)
       local cost = {}
@@ -377,7 +377,7 @@ describe("field options", function()
      function()
     local rng = helpers.rng(1717)
     local reuse
-    for case = 1, 120 do
+    for case = 1, helpers.cases(120) do
       local n = rng:int(1, 25)
       local g = astar.graph()
       for _ = 1, n do g:add_node() end

@@ -162,7 +162,7 @@ describe("astar.graph against a reference Dijkstra", function()
 
   local function run_cases(seed, opts, count)
     local rng = helpers.rng(seed)
-    for case = 1, count do
+    for case = 1, helpers.cases(count) do
       local m = random_model(rng, opts)
       local g = build(m, opts.placed)
       local start = rng:int(1, m.n)
@@ -291,7 +291,7 @@ describe("astar.graph: zones", function()
   it("zones are the weakly connected components, also after removals",
     function()
       local rng = helpers.rng(1710)
-      for _ = 1, 60 do
+      for _ = 1, helpers.cases(60) do
         local m = random_model(rng, { max_n = 15 })
         local g = build(m)
         for _ = 1, 4 do

@@ -65,7 +65,7 @@ describe("helpers.dijkstra", function()
 
   it("agrees with a Bellman-Ford relaxation on 300 random small grids",
      function()
-    for seed = 1, 300 do
+    for seed = 1, helpers.cases(300) do
       local rng = helpers.rng(seed)
       local w, h = rng:int(1, 7), rng:int(1, 7)
       local costs = {}

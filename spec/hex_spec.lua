@@ -104,7 +104,7 @@ describe("hex grids", function()
   end)
 
   it("zones follow the six neighbours, through wall edits", function()
-    for seed = 1, 40 do
+    for seed = 1, helpers.cases(40) do
       local rng = helpers.rng(seed * 7907)
       local case = helpers.random_case(rng, astar, { rule = "hex",
         width = rng:int(2, 16), height = rng:int(2, 16) })

@@ -46,7 +46,7 @@ describe("grid links against a reference Dijkstra", function()
   it("every algorithm of the A* family, random links", function()
     local rng = helpers.rng(1750)
     local algorithms = { "auto", "astar", "dijkstra", "jps" }
-    for case_no = 1, 250 do
+    for case_no = 1, helpers.cases(250) do
       local case = helpers.random_case(rng, astar, { width = rng:int(2, 12),
         height = rng:int(2, 12), wall = rng:int(0, 40) / 100 })
       add_links(rng, case, rng:int(1, 5))
@@ -143,7 +143,7 @@ describe("grid links and zones", function()
 
   it("connected() agrees with a flood fill, after links and edits", function()
     local rng = helpers.rng(1760)
-    for _ = 1, 80 do
+    for _ = 1, helpers.cases(80) do
       local case = helpers.random_case(rng, astar, { width = rng:int(2, 10),
         height = rng:int(2, 10), wall = rng:int(20, 50) / 100 })
       add_links(rng, case, rng:int(1, 4))

@@ -57,8 +57,8 @@ end
 describe("open_list", function()
   it("bucket and heap give the same costs and paths on random grids, "
     .. "against the reference", function()
-    local bucket_runs = 0
-    for seed = 1, 300 do
+    local bucket_runs, seeds = 0, helpers.cases(300)
+    for seed = 1, seeds do
       local rng = helpers.rng(seed * 104729)
       local case = random_grid(rng)
       local g = case.grid
@@ -96,7 +96,7 @@ describe("open_list", function()
         end
       end
     end
-    assert.is_true(bucket_runs > 300, "the bucket queue ran " .. bucket_runs)
+    assert.is_true(bucket_runs > seeds, "the bucket queue ran " .. bucket_runs)
   end)
 
   it("keeps the heap where the queue could not be exact", function()
@@ -132,7 +132,7 @@ describe("open_list", function()
 
   it("resumes across slices: a sliced query answers as one-shot find_path",
     function()
-    for seed = 1, 120 do
+    for seed = 1, helpers.cases(120) do
       local rng = helpers.rng(seed * 15485863)
       local case = random_grid(rng)
       local g = case.grid

@@ -321,10 +321,16 @@ double astar__leg_cost(const astar_grid *G, const astar_layer *L,
                        int32_t y1);
 const float *astar__flat_heights(const astar_grid *G, int unit);
 /* Is the line between tile centres (x0, y0) and (x1, y1) clear on the
- * bitmap bits (the corner rule of G's diagonal rule)?  Costs and heights
+ * bitmap bits (the corner rule of G's diagonal rule)?  cols: the same
+ * bits column-major (astar_grid.passable_t), or NULL.  Costs and heights
  * are not read. */
-int astar__sight_clear(const astar_grid *G, const uint64_t *bits, int32_t x0,
-                       int32_t y0, int32_t x1, int32_t y1);
+int astar__sight_clear(const astar_grid *G, const uint64_t *bits,
+                       const uint64_t *cols, int32_t x0, int32_t y0,
+                       int32_t x1, int32_t y1);
+/* L's bits column-major where prepare made them (JPS's copy), or NULL. */
+const uint64_t *astar__sight_columns(const astar_grid *G,
+                                     const astar_layer *L, int unit,
+                                     int size);
 /* The one cost of every tile L enters (> 0), or 0 when costs differ or
  * the layer is not L's unit's own plain one (overlays) or heights count. */
 float astar__leg_uniform(const astar_grid *G, const astar_layer *L, int unit);

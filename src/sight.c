@@ -16,6 +16,14 @@
  * For an s x s unit the layer is its "clearance >= s" one (clearance.c):
  * its top-left tile's centre follows the line while an (s-1) x (s-1)
  * square about the footprint's centre stays off blocked tiles.
+ *
+ * Without costs or heights to read (line_of_sight, the legs of Theta* on
+ * a layer of one cost) a line is checked by runs: the tiles it enters in
+ * one row (or column) are consecutive bits, read a word or two at a time,
+ * so a line costs one step per row it crosses when it runs more across
+ * than down, and one per column when it runs more down, where prepare
+ * made the column-major copy of the bits (JPS's: 8-way, no corner
+ * cutting, one cost); without the copy steep lines take the walk.
  */
 #include "astar.h"
 #include "internal.h"
@@ -128,60 +136,103 @@ static ALWAYS_INLINE int run_clear(const uint64_t *bits, uint32_t i,
   return 1;
 }
 
-/* The same answer as walk_of without costs or heights (1: clear), by
- * runs: along the major axis the line enters a run of tiles in each row
- * (or column) of the minor one, found with integer arithmetic and checked
- * at once; between runs it steps to the next row, or through a corner
+/* The runs of a line along its major axis, in the direction of rising
+ * index (a row of bits, or a column of the column-major copy), from tile
+ * i, nM >= nm >= 1 tiles apart along the major and minor axes (sm: the
+ * index step along the minor one).  The same answer as walk_of without
+ * costs or heights (1: clear): in each minor row the line enters a run of
+ * tiles, found with integer arithmetic and checked a word or two at a
+ * time; between runs it steps to the next row, or through a corner
  * (grazing two tiles as walk_of does).  In the major units of tile
  * centres, the line leaves minor row m at major coordinate
- * nM (2m + 1) / (2 nm), inside the tile floor((nM (2m + 1) + nm) / (2 nm)),
- * at the tile's edge (a corner) when that division is exact. */
-static int clear_by_runs(const astar_grid *G, const uint64_t *bits, int rule,
-                         int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+ * nM (2m + 1) / (2 nm), inside the tile floor((nM (2m + 1) + nm) / (2 nm))
+ * (q, counted from the start, with remainder r), at the tile's edge (a
+ * corner) when r = 0.  Sides are at most ASTAR_MAX_SIDE: 32 bits do. */
+static ALWAYS_INLINE int runs_clear(const uint64_t *bits, int rule,
+                                    uint32_t i, uint32_t nM, uint32_t nm,
+                                    int32_t sm) {
+  /* one division: with nM = dq nm + e, (nM + nm) / (2 nm) is dq / 2
+     remainder e + nm for an even dq, (dq + 1) / 2 remainder e for an
+     odd one */
+  uint32_t two = 2 * nm, dq = nM / nm, e = nM - dq * nm, dr = 2 * e,
+           q = (dq + 1) / 2, r = (dq & 1u) ? e : e + nm, a = 0, m;
+  for (m = 0; m < nm; m++) {
+    uint32_t hi = i + (q - a) - (r == 0); /* the run: tiles i .. hi */
+    uint32_t wl = i >> 6, wh = hi >> 6;
+    uint64_t ml = ~(uint64_t)0 << (i & 63u),
+             mh = ~(uint64_t)0 >> (63u - (hi & 63u));
+    if (wl == wh) {
+      if (~bits[wl] & ml & mh) return 0;
+    } else {
+      uint32_t w;
+      if ((~bits[wl] & ml) | (~bits[wh] & mh)) return 0;
+      for (w = wl + 1; w < wh; w++)
+        if (bits[w] != ~(uint64_t)0) return 0;
+    }
+    if (r == 0) { /* through a corner: the next run starts diagonally */
+      if (rule != ASTAR_DIAG_ALWAYS &&
+          !(astar__bit(bits, hi + 1) |
+            astar__bit(bits, (uint32_t)((int32_t)hi + sm))))
+        return 0;
+      i = (uint32_t)((int32_t)hi + 1 + sm);
+    } else {
+      i = (uint32_t)((int32_t)hi + sm);
+    }
+    a = q;
+    r += dr;
+    { /* without a branch: r >= two half the time on most slopes */
+      uint32_t over = (uint32_t)(r >= two);
+      q += dq + over;
+      r -= two & (0u - over);
+    }
+  }
+  return run_clear(bits, i, (int64_t)(nM - a), 1);
+}
+
+/* The line by runs: along rows of bits where it runs more across than
+ * down, along columns of cols (the column-major copy, bit x (height + 2)
+ * + y, or NULL) where it runs more down, each from its end with the
+ * smaller index (a line and its reverse get the same answer); without
+ * cols a steep line takes the walk (runs of a tile or two), a nearly
+ * vertical one runs down columns of bits a bit at a time. */
+static int clear_by_runs(const astar_grid *G, const uint64_t *bits,
+                         const uint64_t *cols, int rule, int32_t x0,
+                         int32_t y0, int32_t x1, int32_t y1) {
   int64_t nx = x1 > x0 ? x1 - x0 : x0 - x1;
   int64_t ny = y1 > y0 ? y1 - y0 : y0 - y1;
   int32_t sx = x1 > x0 ? 1 : -1;
   int32_t sy = y1 > y0 ? G->stride : -G->stride;
-  int32_t sM, sm; /* index steps along the major and the minor axis */
-  int64_t nM, nm, q, r, dq, dr, two, a, m;
-  uint32_t i = astar_index(G, x0, y0); /* the run's first tile */
-  if (nx == 0 && ny == 0) return astar__bit(bits, i);
+  uint32_t i = astar_index(G, x0, y0);
   if (ny == 0) return run_clear(bits, i, nx, sx);
-  if (nx == 0) return run_clear(bits, i, ny, sy);
   if (nx >= ny) {
-    nM = nx, nm = ny, sM = sx, sm = sy;
-  } else {
-    nM = ny, nm = nx, sM = sy, sm = sx;
-  }
-  two = 2 * nm;
-  q = (nM + nm) / two;
-  r = (nM + nm) % two;
-  dq = (2 * nM) / two;
-  dr = (2 * nM) % two;
-  a = 0;
-  for (m = 0; m < nm; m++) {
-    int64_t b = r == 0 ? q - 1 : q; /* the run's last major coordinate */
-    if (!run_clear(bits, i, b - a, sM)) return 0;
-    i = (uint32_t)((int32_t)i + (int32_t)(b - a) * sM);
-    if (r == 0) { /* through a corner: the next run starts diagonally */
-      uint32_t pa = (uint32_t)((int32_t)i + sM), pb = (uint32_t)((int32_t)i + sm);
-      if (rule != ASTAR_DIAG_ALWAYS &&
-          !(astar__bit(bits, pa) | astar__bit(bits, pb)))
-        return 0;
-      i = (uint32_t)((int32_t)i + sM + sm);
-      a = q;
-    } else {
-      i = (uint32_t)((int32_t)i + sm);
-      a = q;
+    if (x1 < x0) {
+      i = astar_index(G, x1, y1);
+      sy = -sy;
     }
-    q += dq;
-    r += dr;
-    if (r >= two) {
-      r -= two;
-      q++;
-    }
+    return runs_clear(bits, rule, i, (uint32_t)nx, (uint32_t)ny, sy);
   }
-  return run_clear(bits, i, nM - a, sM);
+  if (cols != NULL) { /* tile (x, y) is bit (x + 1) ph + y + 1 there */
+    int32_t ph = G->height + 2, tx = x1 > x0 ? ph : -ph;
+    uint32_t j = (uint32_t)(x0 + 1) * (uint32_t)ph + (uint32_t)(y0 + 1);
+    if (y1 < y0) {
+      j = (uint32_t)(x1 + 1) * (uint32_t)ph + (uint32_t)(y1 + 1);
+      tx = -tx;
+    }
+    if (nx == 0) return run_clear(cols, j, ny, 1);
+    return runs_clear(cols, rule, j, (uint32_t)ny, (uint32_t)nx, tx);
+  }
+  if (nx == 0) return run_clear(bits, i, ny, sy);
+  { /* runs of a tile or two down columns: the walk */
+    sight S;
+    float top;
+    uint32_t block;
+    S.G = G;
+    S.bits = bits;
+    S.cost = NULL;
+    S.flat = NULL;
+    S.rule = rule;
+    return walk_of(&S, x0, y0, x1, y1, &top, &block, 0);
+  }
 }
 
 static int walk(const sight *S, int32_t x0, int32_t y0, int32_t x1,
@@ -236,22 +287,21 @@ double astar__leg_cost(const astar_grid *G, const astar_layer *L,
          (double)top;
 }
 
-int astar__sight_clear(const astar_grid *G, const uint64_t *bits, int32_t x0,
-                       int32_t y0, int32_t x1, int32_t y1) {
-  int32_t nx = x1 > x0 ? x1 - x0 : x0 - x1, ny = y1 > y0 ? y1 - y0 : y0 - y1;
-  sight S;
-  float top;
-  uint32_t block;
-  /* runs of a tile or two (steep lines): the walk is quicker */
-  if (nx < 3 * ny && ny < 3 * nx) {
-    S.G = G;
-    S.bits = bits;
-    S.cost = NULL;
-    S.flat = NULL;
-    S.rule = G->diagonal;
-    return walk_of(&S, x0, y0, x1, y1, &top, &block, 0);
-  }
-  return clear_by_runs(G, bits, G->diagonal, x0, y0, x1, y1);
+int astar__sight_clear(const astar_grid *G, const uint64_t *bits,
+                       const uint64_t *cols, int32_t x0, int32_t y0,
+                       int32_t x1, int32_t y1) {
+  if (x0 == x1 && y0 == y1) return astar__bit(bits, astar_index(G, x0, y0));
+  return clear_by_runs(G, bits, cols, G->diagonal, x0, y0, x1, y1);
+}
+
+const uint64_t *astar__sight_columns(const astar_grid *G,
+                                     const astar_layer *L, int unit,
+                                     int size) {
+  astar__jps_layer J;
+  return astar__jps_layer_size(G, unit, size, &J) >= 0 &&
+                 J.passable == L->passable
+             ? J.columns
+             : NULL;
 }
 
 float astar__leg_uniform(const astar_grid *G, const astar_layer *L,
@@ -286,7 +336,9 @@ int astar_line_of_sight(const astar_grid *g, int unit, int size, int32_t x0,
       y1 < 0 || x1 >= g->width || y1 >= g->height)
     return ASTAR_EINVAL;
   if ((st = astar_grid_layer_size(g, unit, size, &L)) != ASTAR_OK) return st;
-  if (clear_by_runs(g, L.passable, g->diagonal, x0, y0, x1, y1)) return 1;
+  if (clear_by_runs(g, L.passable, astar__sight_columns(g, &L, unit, size),
+                    g->diagonal, x0, y0, x1, y1))
+    return 1;
   sight_init(&S, g, &L, NULL); /* blocked: the walk finds the first tile */
   S.cost = NULL;
   if (walk(&S, x0, y0, x1, y1, &top, &block)) return 1;

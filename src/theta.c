@@ -39,6 +39,7 @@ typedef struct theta {
   const astar_grid *G;
   const astar_layer *L;
   const float *flat;
+  const uint64_t *cols; /* L's bits column-major (JPS's copy), or NULL */
   astar_search *s;
   double *g;
   uint32_t tag, stride;
@@ -108,7 +109,7 @@ static double leg_cost(const theta *T, int32_t x0, int32_t y0, int32_t x1,
                        int32_t y1) {
   int32_t dx = x1 - x0, dy = y1 - y0;
   if (T->uc > 0.0 && (dx < -1 || dx > 1 || dy < -1 || dy > 1))
-    return astar__sight_clear(T->G, T->L->passable, x0, y0, x1, y1)
+    return astar__sight_clear(T->G, T->L->passable, T->cols, x0, y0, x1, y1)
                ? sqrt((double)dx * dx + (double)dy * dy) * T->card * T->uc
                : HUGE_VAL;
   return astar__leg_cost(T->G, T->L, T->flat, x0, y0, x1, y1);
@@ -175,6 +176,9 @@ int astar__theta(astar__run *R) {
   T.G = G;
   T.L = L;
   T.flat = astar__flat_heights(G, q->unit);
+  /* where JPS can run, prepare made the column-major copy: steep lines of
+     sight read it a column run at a time */
+  T.cols = astar__sight_columns(G, L, q->unit, q->size);
   T.s = s;
   T.g = s->more->gf;
   T.stride = (uint32_t)G->stride;
