@@ -391,11 +391,14 @@ describe("subgoal graphs on MovingAI maps", function()
             name, mode[1], k, e.sx, e.sy, e.gx, e.gy, e.length_text,
             tostring(c)), 0)
         end
-        -- every step a legal move, the steps summing to the cost
-        local walked, why = helpers.check_path(desc, p, e.sx, e.sy, e.gx,
-                                               e.gy)
-        if not walked
-           or math.abs(walked - c) > movingai.tolerance(e.length_text) then
+        -- every step a legal move, the steps summing to the cost (on
+        -- every 8th path when every scenario runs: the walk is in Lua)
+        local walked, why = true, nil
+        if step > 1 or k % 8 == 1 then
+          walked, why = helpers.check_path(desc, p, e.sx, e.sy, e.gx, e.gy)
+        end
+        if not walked or (walked ~= true and math.abs(walked - c)
+                            > movingai.tolerance(e.length_text)) then
           error(("%s (%s) #%d (%d,%d)->(%d,%d): %s"):format(name, mode[1], k,
             e.sx, e.sy, e.gx, e.gy, why or ("walked " .. tostring(walked))),
             0)
