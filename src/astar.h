@@ -657,11 +657,16 @@ void astar_subgoal_drop(astar_grid *g, int unit);
 size_t astar_subgoal_memory(const astar_grid *g, int unit);
 int astar_subgoal_count(const astar_grid *g, int unit, uint32_t *nsub,
                         uint32_t *nedges);
-/* Does unit's graph promise to beat JPS?  The rule, measured on the
- * MovingAI maps (bench/static.lua): at most 4 edges per subgoal on average
- * and subgoals on at most 1% of the tiles (rooms and corridors with few
- * corners; caves, cities, mazes and random maps have far more, and JPS
- * answers them faster). */
+/* how many of unit's subgoals stayed global (the rest were contracted:
+ * a query expands mostly global ones); 0 without a graph */
+uint32_t astar_subgoal_global(const astar_grid *g, int unit);
+/* Does unit's graph promise to beat JPS (with precomputed jumps)?  The
+ * rule, measured on the MovingAI maps (bench/static.lua): at least
+ * 128 x 128 tiles and global (never contracted) subgoals on at most 0.1%
+ * of the tiles: caves, mazes, rooms and corridors (brc202d, maze512-4-0,
+ * 32room_000) contract to almost nothing; open cities and islands, where
+ * a corner sees many others, and random maps keep far more (or are not
+ * contracted at all), and JPS+ answers them faster. */
 int astar_subgoal_pays(const astar_grid *g, int unit);
 /* Precomputed straight jumps (JPS+) instead of a graph: unit's entry in
  * the same list (state, drop and memory as above; count says 0

@@ -654,8 +654,22 @@ typedef struct astar__subgoals {
   uint32_t *rank;    /* subgoals in the words before word w */
   uint32_t *first;   /* subgoal k's edges: adj[first[k] .. first[k+1]) */
   uint32_t *adj;     /* the subgoal (index) each edge leads to */
-  struct astar__subgoal_at { uint32_t tile; int32_t x, y; } *at;
-                     /* subgoal k's tile and padded coordinates */
+  uint32_t *wt;      /* each edge's length: straight and diagonal steps
+                        (ASTAR__SG_W), edges_cap of them; NULL where
+                        nothing was contracted (each weighs its octile
+                        distance) */
+  uint32_t *via;     /* the tile of the subgoal each shortcut goes through
+                        (UINT32_MAX: an edge of the plain graph); NULL
+                        where nothing was contracted */
+  struct astar__subgoal_at {
+    uint32_t tile;
+    int32_t x, y;
+    uint32_t level; /* contraction order; UINT32_MAX: a global subgoal */
+    uint32_t down;  /* adj[first[k] .. down): edges to levels >= k's;
+                       adj[down .. first[k + 1]): to lower levels */
+  } *at;             /* subgoal k's tile, padded coordinates, level */
+  uint32_t nglobal;  /* subgoals left global (the rest contracted) */
+  uint32_t ncore;    /* edges between global subgoals (each way) */
   size_t njt;        /* words of jumps */
   uint32_t *jumps;   /* JPS+ instead of a graph: a word per tile (jps.c's
                         astar_jumps_build; then no subgoals), or NULL */
@@ -678,6 +692,11 @@ typedef struct {
   uint32_t extra, extra_t;  /* NONE: none */
 } astar__view;
 typedef int (*astar__add_fn)(void *ud, uint32_t tile);
+/* an edge's steps: straight ones in the low 16 bits, diagonal above */
+#define ASTAR__SG_W(straight, diagonal) \
+  ((uint32_t)(straight) | ((uint32_t)(diagonal) << 16))
+#define ASTAR__SG_STRAIGHT(w) ((w) & 0xffffu)
+#define ASTAR__SG_DIAGONAL(w) ((w) >> 16)
 /* the index of subgoal tile t */
 static inline uint32_t astar__subgoal_id(const astar__subgoals *s,
                                          uint32_t t) {
@@ -694,6 +713,11 @@ static inline uint32_t astar__subgoal_id(const astar__subgoals *s,
   return s->rank[w] + n;
 #endif
 }
+/* subgoal_levels.c: contracts what it can of s's plain graph (edges in
+ * first/adj) and lays the edges out again with levels, weights and vias:
+ * each subgoal's edges to levels at or above its own first, then the
+ * rest (at[k].down between them) */
+int astar__subgoal_contract(astar_grid *g, astar__subgoals *s);
 /* the view of unit layer J with graph s (no extra tile) */
 void astar__subgoal_view(const astar_grid *g, const astar__jps_layer *J,
                          const astar__subgoals *s, astar__view *V);

@@ -142,7 +142,7 @@ void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
     uint32_t nedges = (uint32_t)lua_tonumber(L, -1);
     uint32_t nsub = (uint32_t)lua_tonumber(L, -2);
     lua_pop(L, 2);
-    lua_createtable(L, 0, 6);
+    lua_createtable(L, 0, 7);
     lua_pushstring(L, astar_subgoal_is_jumps(g, units[0]) ? "jps_plus"
                                                           : "subgoal");
     lua_setfield(L, -2, "algorithm");
@@ -152,9 +152,11 @@ void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
     lua_setfield(L, -2, "subgoals");
     lua_pushnumber(L, (lua_Number)nedges);
     lua_setfield(L, -2, "edges");
+    lua_pushnumber(L, (lua_Number)astar_subgoal_global(g, units[0]));
+    lua_setfield(L, -2, "global");
     if (when == WHEN_AUTO && graphs < n) {
-      lua_pushliteral(L, "more than 4 edges per subgoal or subgoals on more "
-                         "than 1% of the tiles: JPS is faster here, "
+      lua_pushliteral(L, "a small map, or global subgoals on more than "
+                         "0.1% of the tiles: JPS is faster here, "
                          "precomputed jumps (JPS+) kept instead");
       lua_setfield(L, -2, "skipped");
     }

@@ -3,7 +3,8 @@
  * 2012-2014 entries) for prepared static maps: the map's convex corners
  * ("subgoals") and, for each, the subgoals it reaches directly by a path of
  * octile length (diagonal steps first, then straight ones) with no other
- * subgoal in the way.  A query connects its start and goal to the
+ * subgoal in the way; subgoal_levels.c then contracts most of them
+ * (shortcut edges, levels).  A query connects its start and goal to the
  * subgoals they reach directly, runs A* over that small graph with the
  * octile heuristic, and unfolds each edge back into tiles.  The paths have
  * the same cost as A*'s on the grid (the graph keeps every shortest path:
@@ -17,7 +18,8 @@
  * (row-major) and columns (column-major copies).
  *
  * Memory: two subgoal bitmaps (2 bits a tile), a rank count per 64 tiles,
- * the edge lists (4 bytes per subgoal and per edge).
+ * 24 bytes per subgoal, 12 per edge (target, steps, via; 4 in a graph
+ * nothing was contracted in).
  */
 #include "astar.h"
 #include "heap.h"
@@ -190,7 +192,8 @@ static size_t bytes_of(const astar__subgoals *s) {
          s->nwords * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(*s->at) +
-         (size_t)s->edges_cap * sizeof(uint32_t);
+         (size_t)s->edges_cap * sizeof(uint32_t) *
+             (1u + (s->wt != NULL) + (s->via != NULL));
 }
 
 static void free_one(astar_grid *g, astar__subgoals *s) {
@@ -200,6 +203,8 @@ static void free_one(astar_grid *g, astar__subgoals *s) {
   astar__free(g, s->first, (size_t)s->nsub + 1, sizeof(uint32_t));
   astar__free(g, s->at, (size_t)s->nsub + 1, sizeof(*s->at));
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
+  astar__free(g, s->wt, s->edges_cap, sizeof(uint32_t));
+  astar__free(g, s->via, s->edges_cap, sizeof(uint32_t));
   astar__free(g, s->jumps, s->njt, sizeof(uint32_t));
   astar__free(g, s, 1, sizeof *s);
 }
@@ -241,6 +246,11 @@ int astar_subgoal_count(const astar_grid *g, int unit, uint32_t *nsub,
   return 1;
 }
 
+uint32_t astar_subgoal_global(const astar_grid *g, int unit) {
+  const astar__subgoals *s = find(g, unit);
+  return s != NULL && s->jumps == NULL ? s->nglobal : 0u;
+}
+
 typedef struct {
   astar_grid *g;
   astar__subgoals *s;
@@ -249,9 +259,8 @@ typedef struct {
 int astar_subgoal_pays(const astar_grid *g, int unit) {
   const astar__subgoals *s = find(g, unit);
   uint64_t tiles = (uint64_t)g->width * (uint64_t)g->height;
-  if (s == NULL) return 0;
-  return (uint64_t)s->nedges <= 4u * (uint64_t)s->nsub &&
-         (uint64_t)s->nsub * 100u <= tiles;
+  if (s == NULL || s->jumps != NULL) return 0;
+  return tiles >= 16384u && (uint64_t)s->nglobal * 1000u <= tiles;
 }
 
 static int push_edge(void *ud, uint32_t tile) {
@@ -412,6 +421,10 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
     }
   }
   s->first[k] = s->nedges;
+  if ((st = astar__subgoal_contract(g, s)) != ASTAR_OK) {
+    free_one(g, s);
+    return st;
+  }
   s->version = g->version;
   s->next = g->subgoals;
   g->subgoals = s;

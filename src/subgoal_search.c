@@ -1,7 +1,9 @@
 /*
- * A query over a prepared subgoal graph (subgoal.c builds it): the start
- * and goal are joined to the subgoals they reach directly, A* runs over
- * the graph with the octile heuristic on the context's stamp, heap and
+ * A query over a prepared subgoal graph (subgoal.c builds it,
+ * subgoal_levels.c contracts it): the start and goal are joined to the
+ * subgoals they reach directly, the goal's subgoals mark what they climb
+ * to, A* runs over the graph (up from the start, down only into those
+ * marks) with the octile heuristic on the context's stamp, heap and
  * heap positions (nodes are tiles, as in JPS), and each edge is unfolded
  * into tiles whose stamps carry their step direction, so
  * astar_path_last/prev walk every tile of the path.  Costs are summed step
@@ -20,16 +22,53 @@ static inline int is_open(const uint64_t *bm, uint32_t i) {
   return (int)((bm[i >> 6] >> (i & 63u)) & 1u);
 }
 
+/* Flags in the low stamp bits while searching (unfold writes step
+ * directions there afterwards): */
+#define NEAR_GOAL 1u /* the goal's scan reached the tile */
+#define UP_GOAL 2u   /* a subgoal the goal's subgoals climb to */
+
 typedef struct {
   astar__run *R;
   uint32_t tag;
+  size_t n; /* subgoals on the stack (the heap's slots, unused yet) */
 } marker;
+
+static int mark_push(marker *m, uint32_t tile) {
+  astar_search *ctx = m->R->s;
+  if (m->n == ctx->heap_cap && astar__grow_heap(ctx) != ASTAR_OK)
+    return ASTAR_ENOMEM;
+  ctx->heap[m->n++].node = tile;
+  return ASTAR_OK;
+}
 
 /* the goal's scan: its tiles get the goal mark's generation */
 static int mark_goal(void *ud, uint32_t tile) {
   marker *m = ud;
   uint32_t *stamp = m->R->s->stamp;
-  stamp[tile] = m->tag;
+  stamp[tile] = m->tag | NEAR_GOAL | UP_GOAL;
+  return mark_push(m, tile);
+}
+
+/* Marks UP_GOAL on what the stacked subgoals climb to through contracted
+ * subgoals (a search may come down into those only). */
+static int mark_climb(marker *m) {
+  const astar__subgoals *sg = m->R->sg;
+  astar_search *ctx = m->R->s;
+  uint32_t *stamp = ctx->stamp;
+  int st;
+  while (m->n > 0) {
+    uint32_t id = astar__subgoal_id(sg, ctx->heap[--m->n].node), e;
+    if (sg->at[id].level == NONE) continue;
+    for (e = sg->first[id]; e < sg->at[id].down; e++) {
+      const struct astar__subgoal_at *ta = &sg->at[sg->adj[e]];
+      uint32_t sv = stamp[ta->tile];
+      if (ta->level == NONE) continue; /* global: always open */
+      if ((sv & ASTAR__STAMP_GEN) == m->tag && (sv & UP_GOAL)) continue;
+      stamp[ta->tile] =
+          m->tag | UP_GOAL | ((sv & ASTAR__STAMP_GEN) == m->tag ? sv & 1u : 0u);
+      if ((st = mark_push(m, ta->tile)) != ASTAR_OK) return st;
+    }
+  }
   return ASTAR_OK;
 }
 
@@ -56,14 +95,15 @@ static int relax_at(astar__run *R, uint32_t u, uint32_t t, int32_t x,
     if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
     at = ctx->heap_pos[t];
     if (ng >= ctx->heap[at].g) return ASTAR_OK;
-    flag = sv & 1u;
+    flag = sv & (NEAR_GOAL | UP_GOAL);
   } else {
     if (R->n == ctx->heap_cap && astar__grow_heap(ctx) != ASTAR_OK)
       return ASTAR_ENOMEM;
     at = R->n++;
     R->r.generated++;
     if (R->n > R->peak) R->peak = (uint32_t)R->n;
-    flag = (sv & ASTAR__STAMP_GEN) == R->gtag ? 1u : 0u;
+    flag = (sv & ASTAR__STAMP_GEN) == R->gtag ? sv & (NEAR_GOAL | UP_GOAL)
+                                               : 0u;
   }
   stamp[t] = R->tag | flag;
   if (dx < 0) dx = -dx;
@@ -141,15 +181,25 @@ int astar__subgoal_start(astar__run *R) {
   R->gtag = astar__next_generation(ctx);
   R->tag = ctx->explored_tag = astar__next_generation(ctx);
   view_run(R, &V);
-  if (R->start != R->goal && !is_open(V.sub, R->goal)) {
+  if (R->start != R->goal) {
     marker m;
     m.R = R;
     m.tag = R->gtag;
-    astar__subgoal_scan(&V, R->goal, mark_goal, &m);
+    m.n = 0;
+    if (!is_open(V.sub, R->goal))
+      st = astar__subgoal_scan(&V, R->goal, mark_goal, &m);
+    else if ((st = mark_push(&m, R->goal)) == ASTAR_OK)
+      ctx->stamp[R->goal] = R->gtag | UP_GOAL;
+    if (st != ASTAR_OK || (st = mark_climb(&m)) != ASTAR_OK) return st;
   }
-  /* the start keeps the goal's mark (a subgoal the goal reaches) */
-  ctx->stamp[R->start] =
-      R->tag | ((ctx->stamp[R->start] & ASTAR__STAMP_GEN) == R->gtag ? 1u : 0u);
+  /* the start keeps the goal's marks */
+  {
+    uint32_t sv = ctx->stamp[R->start];
+    ctx->stamp[R->start] =
+        R->tag | ((sv & ASTAR__STAMP_GEN) == R->gtag
+                      ? sv & (NEAR_GOAL | UP_GOAL)
+                      : 0u);
+  }
   {
     astar_heap_entry e;
     e.key = astar__quantise(octile(R, R->start, R->goal), R->inv_q);
@@ -185,9 +235,39 @@ static int step_ok(const astar_grid *G, const uint64_t *pass, uint32_t t,
          is_open(pass, (uint32_t)((int32_t)t + astar_dir_dy[d] * G->stride));
 }
 
+/* Does the way from a to b with n1 steps in direction first and then
+ * n2 in direction second stay open (corner rule included)? */
+static int way_open(const astar__run *R, uint32_t a, unsigned first,
+                    int32_t n1, unsigned second, int32_t n2) {
+  const astar_grid *G = R->G;
+  uint32_t t = a;
+  int32_t k;
+  for (k = 0; k < n1 + n2; k++) {
+    unsigned d = k < n1 ? first : second;
+    if (!step_ok(G, R->J.passable, t, d)) return 0;
+    t = (uint32_t)((int32_t)t + G->offset[d]);
+  }
+  return 1;
+}
+
+/* The tile a shortcut a -> b (tiles) goes through, else NONE. */
+static uint32_t via_of(const astar__run *R, uint32_t a, uint32_t b) {
+  const astar__subgoals *sg = R->sg;
+  uint32_t ia, ib, e;
+  if (sg->via == NULL || !is_open(sg->bits, a) || !is_open(sg->bits, b))
+    return NONE;
+  ia = astar__subgoal_id(sg, a);
+  ib = astar__subgoal_id(sg, b);
+  for (e = sg->first[ia]; e < sg->first[ia + 1]; e++)
+    if (sg->adj[e] == ib) return sg->via[e];
+  return NONE;
+}
+
 /* One edge a -> b into tiles: the diagonal steps first when that way is
- * open, else the straight ones first (an edge the goal's scan found runs
- * that way).  Writes each tile's step direction and sums the cost. */
+ * open, else the straight ones first (the ways a scan finds), else
+ * through the contracted subgoal the edge was added for.  Writes each
+ * tile's step direction and sums the cost.  Each split halves nothing
+ * but shortens both parts, so the depth is below the edge's length. */
 static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
                         uint32_t *len) {
   const astar_grid *G = R->G;
@@ -201,19 +281,18 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
   unsigned ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
   unsigned first = dd, second = ds;
   int32_t n1 = nd, n2 = ns, k;
-  uint32_t t = a;
-  for (k = 0; k < nd + ns; k++) { /* diagonal first: open all the way? */
-    unsigned d = k < nd ? dd : ds;
-    if (!step_ok(G, R->J.passable, t, d)) {
-      first = ds;
-      second = dd;
-      n1 = ns;
-      n2 = nd;
-      break;
-    }
-    t = (uint32_t)((int32_t)t + G->offset[d]);
+  uint32_t t = a, c = via_of(R, a, b);
+  if (c != NONE) { /* a shortcut: through the subgoal it was added for */
+    unfold_edge(R, a, c, g, len);
+    unfold_edge(R, c, b, g, len);
+    return;
   }
-  t = a;
+  if (!way_open(R, a, dd, nd, ds, ns)) {
+    first = ds;
+    second = dd;
+    n1 = ns;
+    n2 = nd;
+  }
   for (k = 0; k < n1 + n2; k++) {
     unsigned d = k < n1 ? first : second;
     t = (uint32_t)((int32_t)t + G->offset[d]);
@@ -267,27 +346,32 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
       R->found = 1;
       break;
     }
-    if (ctx->stamp[u] & 1u) { /* the goal's scan reached u */
+    if (ctx->stamp[u] & NEAR_GOAL) { /* the goal's scan reached u */
       if ((st = relax(R, u, goal, gu + octile(R, u, goal))) != ASTAR_OK)
         break;
     }
     if (is_open(sg->bits, u)) { /* a subgoal: its edges */
       uint32_t id = astar__subgoal_id(sg, u), e, end = sg->first[id + 1];
       const struct astar__subgoal_at *ua = &sg->at[id];
-      const uint32_t tag = R->tag;
+      const uint32_t tag = R->tag, gtag = R->gtag, down = ua->down;
+      const double stepD = R->hA + R->hB; /* a diagonal step */
       for (e = sg->first[id]; e < end; e++) {
         const struct astar__subgoal_at *ta = &sg->at[sg->adj[e]];
-        uint32_t sv = ctx->stamp[ta->tile];
-        int32_t dx, dy;
-        if ((sv & ASTAR__STAMP_GEN) == tag && (sv & ASTAR__STAMP_CLOSED))
+        uint32_t sv = ctx->stamp[ta->tile], gen = sv & ASTAR__STAMP_GEN, w;
+        if (gen == tag && (sv & ASTAR__STAMP_CLOSED)) continue;
+        /* down to a lower level only towards the goal */
+        if (e >= down && !((gen == tag || gen == gtag) && (sv & UP_GOAL)))
           continue;
-        dx = ta->x - ua->x;
-        dy = ta->y - ua->y;
-        if (dx < 0) dx = -dx;
-        if (dy < 0) dy = -dy;
+        if (sg->wt != NULL) {
+          w = sg->wt[e];
+        } else { /* the plain graph: octile */
+          uint32_t dx = (uint32_t)(ta->x > ua->x ? ta->x - ua->x : ua->x - ta->x);
+          uint32_t dy = (uint32_t)(ta->y > ua->y ? ta->y - ua->y : ua->y - ta->y);
+          w = dx > dy ? ASTAR__SG_W(dx - dy, dy) : ASTAR__SG_W(dy - dx, dx);
+        }
         if ((st = relax_at(R, u, ta->tile, ta->x, ta->y,
-                           gu + (dx > dy ? R->hA * dx + R->hB * dy
-                                         : R->hA * dy + R->hB * dx))) !=
+                           gu + (double)ASTAR__SG_STRAIGHT(w) * R->hA +
+                               (double)ASTAR__SG_DIAGONAL(w) * stepD)) !=
             ASTAR_OK)
           break;
       }

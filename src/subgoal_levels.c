@@ -1,0 +1,411 @@
+/*
+ * Levels for a subgoal graph (subgoal.c builds the plain graph first):
+ * contraction, shortcuts and the final edge layout.
+ *
+ * The subgoals are contracted one by one, as in a contraction
+ * hierarchy (Geisberger et al. 2008; the subgoal-graph hierarchies of
+ * Uras and Koenig): a subgoal leaves the graph when every pair of its
+ * remaining neighbours is joined, without it, by a path no longer than
+ * the one through it (a witness, found by a small bounded Dijkstra), or
+ * else by a new edge (a shortcut) of that length.  Each edge records its
+ * length as counts of straight and diagonal steps, so a query sums them
+ * exactly, and a shortcut records the contracted subgoal it was added
+ * for, through which a query unfolds it.  Contracted subgoals keep
+ * their edges, and their contraction order (level) says which way each
+ * edge runs: a query climbs from the start through rising levels into
+ * the global subgoals (never contracted: too many neighbours, or the
+ * work cap reached) and comes down only into what the goal's subgoals
+ * climb to, so it expands mostly global subgoals.
+ */
+#include "astar.h"
+#include "internal.h"
+
+#include <string.h>
+
+#define NONE UINT32_MAX
+
+typedef struct {
+  uint32_t to, next, w; /* w: the edge's steps, ASTAR__SG_W */
+  uint32_t via;         /* the subgoal a shortcut goes through, or NONE */
+} cell;
+
+typedef struct {
+  double d;
+  uint32_t v;
+} wentry;
+
+typedef struct {
+  astar_grid *g;
+  astar__subgoals *s;
+  double card, diag;
+  cell *cells;
+  size_t ncells, cells_cap;
+  uint32_t *head, *seen, gen;
+  uint32_t *rhead; /* cells to contracted subgoals, moved off head's */
+  double *dist;
+  wentry *heap;
+  size_t nheap, heap_cap;
+  uint32_t *nb; /* the current subgoal's neighbours, then pairs to join */
+  size_t nb_cap;
+  uint64_t work; /* edges the witness searches may still look at */
+} contractor;
+
+#ifndef WITNESS_SETTLE
+#define WITNESS_SETTLE 32u
+#endif
+
+static inline double w_cost(const contractor *C, uint32_t w) {
+  return (double)ASTAR__SG_STRAIGHT(w) * C->card +
+         (double)ASTAR__SG_DIAGONAL(w) * C->diag;
+}
+
+/* a + b, or NONE when a count would pass 16 bits */
+static inline uint32_t w_add(uint32_t a, uint32_t b) {
+  uint32_t s = ASTAR__SG_STRAIGHT(a) + ASTAR__SG_STRAIGHT(b);
+  uint32_t d = ASTAR__SG_DIAGONAL(a) + ASTAR__SG_DIAGONAL(b);
+  if (s > 0xffffu || d > 0xfffeu) return NONE;
+  return ASTAR__SG_W(s, d);
+}
+
+/* The cell at *link, or the first after it, that leads to a subgoal still
+ * in the graph (NONE: none); those to contracted ones move to a's retired
+ * list on the way. */
+static uint32_t live(contractor *C, uint32_t a, uint32_t *link) {
+  uint32_t c;
+  if (C->cells == NULL) return NONE; /* no cell yet */
+  while ((c = *link) != NONE && C->s->at[C->cells[c].to].level != NONE) {
+    *link = C->cells[c].next;
+    C->cells[c].next = C->rhead[a];
+    C->rhead[a] = c;
+  }
+  return c;
+}
+
+/* a's cell to b among the live ones, or NONE */
+static uint32_t cell_to(const contractor *C, uint32_t a, uint32_t b) {
+  uint32_t c;
+  if (C->cells == NULL) return NONE; /* no cell yet */
+  for (c = C->head[a]; c != NONE; c = C->cells[c].next)
+    if (C->cells[c].to == b) return c;
+  return NONE;
+}
+
+static int add_cell(contractor *C, uint32_t a, uint32_t b, uint32_t w,
+                    uint32_t via) {
+  if (C->ncells == C->cells_cap) {
+    void *p = C->cells;
+    int st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->cells_cap,
+                         C->ncells + 1, sizeof(cell), 1024);
+    if (st != ASTAR_OK) return st;
+    C->cells = p;
+  }
+  if (C->ncells >= NONE || C->cells == NULL) return ASTAR_ENOMEM;
+  C->cells[C->ncells].to = b;
+  C->cells[C->ncells].w = w;
+  C->cells[C->ncells].via = via;
+  C->cells[C->ncells].next = C->head[a];
+  C->head[a] = (uint32_t)C->ncells++;
+  return ASTAR_OK;
+}
+
+/* Joins a and b by w (through via) both ways, or lowers their edge to
+ * that. */
+static int add_edge(contractor *C, uint32_t a, uint32_t b, uint32_t w,
+                    uint32_t via) {
+  uint32_t ca, cb;
+  int st;
+  if (a == b) return ASTAR_OK;
+  ca = cell_to(C, a, b);
+  if (ca != NONE && C->cells != NULL) {
+    if (w_cost(C, w) < w_cost(C, C->cells[ca].w)) {
+      C->cells[ca].w = w;
+      C->cells[ca].via = via;
+      if ((cb = cell_to(C, b, a)) != NONE) {
+        C->cells[cb].w = w;
+        C->cells[cb].via = via;
+      }
+    }
+    return ASTAR_OK;
+  }
+  if ((st = add_cell(C, a, b, w, via)) != ASTAR_OK) return st;
+  return add_cell(C, b, a, w, via);
+}
+
+static int wpush(contractor *C, double d, uint32_t v) {
+  size_t i;
+  if (C->nheap == C->heap_cap) {
+    void *p = C->heap;
+    int st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->heap_cap,
+                         C->nheap + 1, sizeof(wentry), 64);
+    if (st != ASTAR_OK) return st;
+    C->heap = p;
+  }
+  i = C->nheap++;
+  while (i > 0 && C->heap[(i - 1) / 2].d > d) {
+    C->heap[i] = C->heap[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  C->heap[i].d = d;
+  C->heap[i].v = v;
+  return ASTAR_OK;
+}
+
+static wentry wpop(contractor *C) {
+  wentry top = C->heap[0], last = C->heap[--C->nheap];
+  size_t i = 0, n = C->nheap;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && C->heap[c + 1].d < C->heap[c].d) c++;
+    if (C->heap[c].d >= last.d) break;
+    C->heap[i] = C->heap[c];
+    i = c;
+  }
+  if (n > 0) C->heap[i] = last;
+  return top;
+}
+
+/* Bounded Dijkstra from p over the remaining graph without v, until the
+ * ntgt subgoals in tgt are settled: afterwards dist[q] (seen[q] == gen)
+ * is an upper bound of p's distance to q. */
+static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
+                   const uint32_t *tgt, uint32_t ntgt) {
+  unsigned settled = 0;
+  int st;
+  if (++C->gen == 0) {
+    memset(C->seen, 0, (size_t)C->s->nsub * sizeof(uint32_t));
+    C->gen = 1;
+  }
+  C->nheap = 0;
+  C->seen[p] = C->gen;
+  C->dist[p] = 0.0;
+  if ((st = wpush(C, 0.0, p)) != ASTAR_OK) return st;
+  while (C->nheap > 0 && settled < WITNESS_SETTLE) {
+    wentry e = wpop(C);
+    uint32_t c, *link;
+    if (e.d > C->dist[e.v]) continue;
+    if (e.d > bound) break;
+    settled++;
+    {
+      uint32_t k;
+      for (k = 0; k < ntgt; k++)
+        if (tgt[k] == e.v) {
+          if (--ntgt == 0) return ASTAR_OK; /* all settled */
+          break;
+        }
+    }
+    link = &C->head[e.v];
+    for (; (c = live(C, e.v, link)) != NONE; link = &C->cells[c].next) {
+      uint32_t t = C->cells[c].to;
+      double nd;
+      if (C->work > 0) C->work--;
+      if (t == v) continue;
+      nd = e.d + w_cost(C, C->cells[c].w);
+      if (nd > bound) continue;
+      if (C->seen[t] != C->gen || nd < C->dist[t]) {
+        C->seen[t] = C->gen;
+        C->dist[t] = nd;
+        if ((st = wpush(C, nd, t)) != ASTAR_OK) return st;
+      }
+    }
+  }
+  return ASTAR_OK;
+}
+
+/* Contracts subgoal v when it has at most maxdeg remaining neighbours and
+ * every pair of them keeps its distance; *done says whether it did. */
+static int contract_one(contractor *C, uint32_t v, uint32_t maxdeg,
+                        uint32_t order, int *done) {
+  uint32_t n = 0, npairs = 0, c, i, j, *link = &C->head[v];
+  uint32_t *wv = C->nb + maxdeg; /* the edge v - nb[i] */
+  uint32_t *pairs = wv + maxdeg; /* p, q, w per shortcut */
+  int st;
+  *done = 0;
+  for (; (c = live(C, v, link)) != NONE; link = &C->cells[c].next) {
+    if (n == maxdeg) return ASTAR_OK; /* maybe in a later pass */
+    C->nb[n] = C->cells[c].to;
+    wv[n++] = C->cells[c].w;
+  }
+  C->s->at[v].down = 1; /* tried: not again until a neighbour goes */
+  for (i = 0; i + 1 < n; i++) {
+    uint32_t p = C->nb[i];
+    double bound = 0.0, eps;
+    int searched = 0;
+    for (j = i + 1; j < n; j++) {
+      double via = w_cost(C, wv[i]) + w_cost(C, wv[j]);
+      if (via > bound) bound = via;
+    }
+    eps = bound * 1e-9;
+    for (j = i + 1; j < n; j++) {
+      uint32_t q = C->nb[j], w = w_add(wv[i], wv[j]), cq;
+      double via = w_cost(C, wv[i]) + w_cost(C, wv[j]);
+      /* an edge p - q no longer is a witness */
+      if ((cq = cell_to(C, p, q)) != NONE &&
+          w_cost(C, C->cells[cq].w) <= via + eps)
+        continue;
+      if (!searched) {
+        if ((st = witness(C, p, v, bound + eps, C->nb + i + 1, n - i - 1)) !=
+            ASTAR_OK)
+          return st;
+        searched = 1;
+      }
+      if (C->seen[q] == C->gen && C->dist[q] <= via + eps) continue;
+      if (w == NONE) return ASTAR_OK; /* too long to record: v stays */
+      pairs[(size_t)3 * npairs] = p;
+      pairs[(size_t)3 * npairs + 1] = q;
+      pairs[(size_t)3 * npairs + 2] = w;
+      npairs++;
+    }
+  }
+  C->s->at[v].level = order;
+  for (i = 0; i < n; i++) C->s->at[C->nb[i]].down = 0; /* try again */
+  for (i = 0; i < npairs; i++)
+    if ((st = add_edge(C, pairs[(size_t)3 * i], pairs[(size_t)3 * i + 1],
+                       pairs[(size_t)3 * i + 2], v)) != ASTAR_OK)
+      return st;
+  *done = 1;
+  return ASTAR_OK;
+}
+
+#define CONTRACT_MAXDEG 16u
+#ifndef CONTRACT_SKIPDEG
+#define CONTRACT_SKIPDEG 11u
+#endif
+/* witness edges looked at, at most, per tile of the map (the bound on
+   preprocessing time where little contracts) */
+#ifndef CONTRACT_WORK
+#define CONTRACT_WORK 24u
+#endif
+
+static void contractor_free(contractor *C) {
+  astar_grid *g = C->g;
+  size_t n = (size_t)C->s->nsub;
+  astar__free(g, C->cells, C->cells_cap, sizeof(cell));
+  astar__free(g, C->head, n, sizeof(uint32_t));
+  astar__free(g, C->rhead, n, sizeof(uint32_t));
+  astar__free(g, C->seen, n, sizeof(uint32_t));
+  astar__free(g, C->dist, n, sizeof(double));
+  astar__free(g, C->heap, C->heap_cap, sizeof(wentry));
+  astar__free(g, C->nb, C->nb_cap, sizeof(uint32_t));
+}
+
+/* the steps of a straight-then-diagonal way from subgoal a to b */
+static uint32_t octile_w(const astar__subgoals *s, uint32_t a, uint32_t b) {
+  int32_t dx = s->at[a].x - s->at[b].x, dy = s->at[a].y - s->at[b].y;
+  uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+  uint32_t d = ax < ay ? ax : ay;
+  return ASTAR__SG_W((ax > ay ? ax : ay) - d, d);
+}
+
+/* The plain graph, all subgoals global (no contraction): its edges
+ * weigh their octile distance (no weights stored). */
+static int weigh_plain(astar__subgoals *s) {
+  uint32_t k;
+  for (k = 0; k < s->nsub; k++) s->at[k].down = s->first[k + 1];
+  return ASTAR_OK;
+}
+
+int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
+  contractor C;
+  uint32_t k, e, order = 0, n = s->nsub, *adj, *wt, *via, total;
+  size_t cap;
+  int st = ASTAR_OK;
+  static const uint32_t passes[3] = {4u, 8u, CONTRACT_MAXDEG};
+  unsigned pass;
+  for (k = 0; k < n; k++) {
+    s->at[k].level = NONE;
+    s->at[k].down = 0;
+  }
+  s->nglobal = n;
+  s->ncore = s->nedges;
+  /* where subgoals cover more than a tenth of the map (random maps) or
+     have more than 11 edges each (open cities) the graph loses to jumps
+     anyway (contracting never brought the edges per global subgoal below
+     that) and contracting would only cost time */
+  if (n == 0 || (uint64_t)n * 10u > (uint64_t)g->width * (uint64_t)g->height ||
+      (uint64_t)s->nedges > CONTRACT_SKIPDEG * (uint64_t)n)
+    return weigh_plain(s);
+  memset(&C, 0, sizeof C);
+  C.work = (uint64_t)CONTRACT_WORK * g->ntiles;
+  C.g = g;
+  C.s = s;
+  C.card = g->cardinal_length;
+  C.diag = g->diagonal_length;
+  C.nb_cap = 2 * CONTRACT_MAXDEG + 3 * CONTRACT_MAXDEG * CONTRACT_MAXDEG;
+  C.head = astar__alloc(g, n, sizeof(uint32_t));
+  C.rhead = astar__alloc(g, n, sizeof(uint32_t));
+  C.seen = astar__alloc(g, n, sizeof(uint32_t));
+  C.dist = astar__alloc(g, n, sizeof(double));
+  C.nb = astar__alloc(g, C.nb_cap, sizeof(uint32_t));
+  C.cells_cap = (size_t)s->nedges * 2u + 16u; /* each edge both ways */
+  C.cells = astar__alloc(g, C.cells_cap, sizeof(cell));
+  if (C.cells == NULL) C.cells_cap = 0;
+  if (C.cells == NULL || C.head == NULL || C.rhead == NULL || C.seen == NULL || C.dist == NULL ||
+      C.nb == NULL) {
+    contractor_free(&C);
+    return ASTAR_ENOMEM;
+  }
+  memset(C.head, 0xff, (size_t)n * sizeof(uint32_t));
+  memset(C.rhead, 0xff, (size_t)n * sizeof(uint32_t));
+  memset(C.seen, 0, (size_t)n * sizeof(uint32_t));
+  for (k = 0; k < n && st == ASTAR_OK; k++)
+    for (e = s->first[k]; e < s->first[k + 1] && st == ASTAR_OK; e++)
+      st = add_edge(&C, k, s->adj[e], octile_w(s, k, s->adj[e]), NONE);
+  for (pass = 0; pass < 3 && st == ASTAR_OK; pass++)
+    for (k = 0; k < n && st == ASTAR_OK; k++) {
+      int done;
+      if (s->at[k].level != NONE || s->at[k].down) continue;
+      if (C.work == 0) break; /* the rest stay global */
+      st = contract_one(&C, k, passes[pass], order, &done);
+      if (done) order++;
+    }
+  if (st != ASTAR_OK) {
+    contractor_free(&C);
+    return st;
+  }
+  s->nglobal = n - order;
+  /* the final layout */
+  total = (uint32_t)C.ncells;
+  cap = total ? total : 1;
+  adj = astar__alloc(g, cap, sizeof(uint32_t));
+  wt = astar__alloc(g, cap, sizeof(uint32_t));
+  via = astar__alloc(g, cap, sizeof(uint32_t));
+  if (adj == NULL || wt == NULL || via == NULL) {
+    astar__free(g, adj, cap, sizeof(uint32_t));
+    astar__free(g, wt, cap, sizeof(uint32_t));
+    astar__free(g, via, cap, sizeof(uint32_t));
+    contractor_free(&C);
+    return ASTAR_ENOMEM;
+  }
+  e = 0;
+  s->ncore = 0;
+  for (k = 0; k < n; k++) {
+    unsigned up;
+    s->first[k] = e;
+    for (up = 2; up-- > 0;) { /* up (1), then down (0) */
+      uint32_t c, list, lv = s->at[k].level;
+      for (list = 0; list < 2; list++)
+        for (c = list ? C.rhead[k] : C.head[k]; c != NONE;
+             c = C.cells[c].next) {
+          uint32_t to = C.cells[c].to;
+          if ((s->at[to].level >= lv) != (up == 1)) continue;
+          adj[e] = to;
+          via[e] = C.cells[c].via == NONE ? NONE : s->at[C.cells[c].via].tile;
+          wt[e++] = C.cells[c].w;
+        }
+      if (up == 1) {
+        if (lv == NONE) s->ncore += e - s->first[k];
+        s->at[k].down = e;
+      }
+    }
+  }
+  s->first[n] = e;
+  astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
+  s->adj = adj;
+  s->wt = wt;
+  s->via = via;
+  s->edges_cap = (uint32_t)cap;
+  s->nedges = e;
+  contractor_free(&C);
+  return ASTAR_OK;
+}
