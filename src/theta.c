@@ -30,6 +30,7 @@
 #include "astar.h"
 #include "internal.h"
 #include "heap.h"
+#include "theta_queue.h"
 
 #include <math.h>
 
@@ -47,7 +48,9 @@ typedef struct theta {
   double hA, inv_q, card;
   double uc; /* the one tile cost (astar__leg_uniform), or 0 */
   int32_t gx, gy;
-  uint32_t generated, peak;
+  uint32_t generated, peak, open;
+  int bq;          /* 1: the bucket queue (theta_queue.h), 0: the heap */
+  theta_queue Q;
 } theta;
 
 /* The heuristic at tile (x, y) (0-based). */
@@ -62,26 +65,51 @@ static double h_of(const theta *T, uint32_t i) {
   return h_at(T, x, y);
 }
 
-/* A new open entry (also a node popped and put back), h its heuristic. */
-static int insert_h(theta *T, uint32_t v, double g, uint32_t aux, double h) {
+/* A new open entry (also a node popped and put back), h its heuristic.
+ * Under the bucket queue a cheaper offer to an open node comes here too
+ * (fresh 0: not counted). */
+static int push_h(theta *T, uint32_t v, double g, uint32_t aux, double h,
+                  int fresh) {
   astar_search *s = T->s;
   astar_heap_entry e;
   int st;
-  if (T->n == s->heap_cap && (st = astar__grow_heap(s)) != ASTAR_OK)
-    return st;
   e.key = astar__quantise(g + h, T->inv_q);
   e.g = g;
   e.node = v;
   e.aux = aux;
   s->stamp[v] = T->tag;
-  astar__heap_up(s->heap, s->heap_pos, T->n++, e, 0);
-  T->generated++;
-  if (T->n > T->peak) T->peak = (uint32_t)T->n;
+  if (T->bq) {
+    T->g[v] = g; /* the live entry's g: older ones go stale */
+    if ((st = tq_push(&T->Q, e)) != ASTAR_OK) return st;
+  } else {
+    if (T->n == s->heap_cap && (st = astar__grow_heap(s)) != ASTAR_OK)
+      return st;
+    astar__heap_up(s->heap, s->heap_pos, T->n++, e, 0);
+  }
+  if (fresh >= 0) T->generated++;
+  if (fresh > 0 && ++T->open > T->peak) T->peak = T->open;
   return ASTAR_OK;
 }
 
-static int insert(theta *T, uint32_t v, double g, uint32_t aux) {
-  return insert_h(T, v, g, aux, h_of(T, v));
+static int insert_h(theta *T, uint32_t v, double g, uint32_t aux, double h) {
+  return push_h(T, v, g, aux, h, 1);
+}
+
+/* Puts a popped node back (fresh 0), or the start (1). */
+static int insert(theta *T, uint32_t v, double g, uint32_t aux, int fresh) {
+  return push_h(T, v, g, aux, h_of(T, v), fresh);
+}
+
+/* Takes the least entry off into *e: 1, 0 when the list is empty, or an
+ * error (negative). */
+static int next_entry(theta *T, astar_heap_entry *e) {
+  astar_search *s = T->s;
+  if (T->bq) return tq_pop(&T->Q, e);
+  if (T->n == 0) return 0;
+  *e = s->heap[0];
+  if (T->n > 1) astar__heap_pop(s->heap, s->heap_pos, T->n, 0);
+  T->n--;
+  return 1;
 }
 
 /* Offers v = (x, y) the cost g through aux. */
@@ -91,6 +119,8 @@ static int relax(theta *T, uint32_t v, int32_t x, int32_t y, double g,
   astar_heap_entry *e;
   if ((s->stamp[v] & ASTAR__STAMP_GEN) != T->tag)
     return insert_h(T, v, g, aux, h_at(T, x, y));
+  if (T->bq)
+    return g < T->g[v] ? push_h(T, v, g, aux, h_at(T, x, y), -1) : ASTAR_OK;
   e = &s->heap[s->heap_pos[v]];
   if (!(g < e->g)) return ASTAR_OK;
   {
@@ -154,15 +184,17 @@ static int closed(const theta *T, uint32_t i) {
   return (st & ASTAR__STAMP_GEN) == T->tag && (st & ASTAR__STAMP_CLOSED);
 }
 
-int astar__theta(astar__run *R) {
+static int run(astar__run *R, theta *Tp) {
   const astar_grid *G = R->G;
   const astar_layer *L = &R->L;
   const astar_query *q = &R->q;
   astar_search *s = R->s;
-  theta T;
+  theta T = *Tp;
   uint32_t goal = R->goal, expanded = 0;
   int lazy = q->algorithm == ASTAR_ALGO_LAZY_THETA, found = 0, st, apart;
+  int cut = 0;
   double diag_per = G->diagonal_length / sqrt(2.0);
+  astar_heap_entry e0;
 
   if (!q->no_zones &&
       (st = astar__zones_apart_size(G, q->unit, q->size, R->start, goal,
@@ -190,18 +222,30 @@ int astar__theta(astar__run *R) {
   T.inv_q = astar__key_scale(G, R->bound);
   T.gx = q->gx;
   T.gy = q->gy;
-  T.generated = T.peak = 0;
+  T.generated = T.peak = T.open = 0;
   T.tag = s->explored_tag = astar__next_generation(s);
-  if ((st = insert(&T, R->start, 0.0, R->start)) != ASTAR_OK) return st;
+  /* the bucket queue where one cost makes the keys' span a few steps */
+  T.bq = q->open_list != ASTAR_OPEN_HEAP && T.uc > 0.0;
+  if (T.bq) {
+    *Tp = T; /* the caller empties the queue's buckets on every return */
+    if ((st = tq_begin(&Tp->Q, s, T.g, T.tag)) != ASTAR_OK) return st;
+    T.Q = Tp->Q;
+  }
+  if ((st = insert(&T, R->start, 0.0, R->start, 1)) != ASTAR_OK) return st;
 
-  while (T.n > 0) {
-    astar_heap_entry e = s->heap[0];
-    uint32_t u = e.node, p = e.aux & ~UNCHECKED, pp;
+  for (;;) {
+    astar_heap_entry e;
+    uint32_t u, p, pp;
     int32_t ux, uy, px, py;
-    double gu = e.g;
+    double gu;
     unsigned m;
-    if (T.n > 1) astar__heap_pop(s->heap, s->heap_pos, T.n, 0);
-    T.n--;
+    if ((st = next_entry(&T, &e)) <= 0) {
+      if (st < 0) return st;
+      break;
+    }
+    u = e.node;
+    p = e.aux & ~UNCHECKED;
+    gu = e.g;
     astar_xy(G, u, &ux, &uy); /* once per pop: no division below */
     astar_xy(G, p, &px, &py);
     if (e.aux & UNCHECKED) { /* Lazy Theta*: the leg assumed at last */
@@ -228,7 +272,7 @@ int astar__theta(astar__run *R) {
         }
       }
       if (best > gu + gu * 1e-12) { /* dearer than its key: back it goes */
-        if ((st = insert(&T, u, best, bp)) != ASTAR_OK) return st;
+        if ((st = insert(&T, u, best, bp, 0)) != ASTAR_OK) return st;
         continue;
       }
       gu = best;
@@ -240,12 +284,16 @@ int astar__theta(astar__run *R) {
     s->stamp[u] |= ASTAR__STAMP_CLOSED;
     s->heap_pos[u] = p;
     T.g[u] = gu;
+    T.open--;
     expanded++;
     if (u == goal) {
       found = 1;
       break;
     }
-    if (q->max_nodes != 0 && expanded >= q->max_nodes) break;
+    if (q->max_nodes != 0 && expanded >= q->max_nodes) {
+      cut = 1;
+      break;
+    }
     pp = p;
     m = sight_moves(&T, u);
     while (m) {
@@ -277,8 +325,10 @@ int astar__theta(astar__run *R) {
   R->r.expanded = expanded;
   R->r.generated = T.generated;
   R->r.peak_open = T.peak;
+  R->r.bucket = T.bq;
   if (!found) {
-    R->r.outcome = T.n > 0 ? ASTAR_CUTOFF : ASTAR_NO_PATH;
+    if (cut && (st = next_entry(&T, &e0)) < 0) return st;
+    R->r.outcome = cut && st > 0 ? ASTAR_CUTOFF : ASTAR_NO_PATH;
     return ASTAR_OK;
   }
   {
@@ -296,4 +346,14 @@ int astar__theta(astar__run *R) {
   astar__finish(R, 1, goal);
   s->last_waypoints = 1;
   return ASTAR_OK;
+}
+
+int astar__theta(astar__run *R) {
+  theta T;
+  int st;
+  T.bq = 0;
+  T.Q.R = NULL;
+  st = run(R, &T);
+  if (T.bq) tq_end(&T.Q);
+  return st;
 }
