@@ -47,11 +47,35 @@ typedef struct theta {
   size_t n;
   double hA, inv_q, card;
   double uc; /* the one tile cost (astar__leg_uniform), or 0 */
+  double inv_stride; /* 1 / stride: tile coordinates without a division */
   int32_t gx, gy;
   uint32_t generated, peak, open;
   int bq;          /* 1: the bucket queue (theta_queue.h), 0: the heap */
   theta_queue Q;
 } theta;
+
+/* Tile i's coordinates (0-based), as astar_xy gives them, by a product
+ * and one correction instead of a division: i < 2^32, so the product is
+ * off by less than one row. */
+static void xy_of(const theta *T, uint32_t i, int32_t *x, int32_t *y) {
+  int64_t r, q = (int64_t)((double)i * T->inv_stride);
+  r = (int64_t)i - q * (int64_t)T->stride;
+  if (r < 0) {
+    q--;
+    r += T->stride;
+  } else if (r >= (int64_t)T->stride) {
+    q++;
+    r -= T->stride;
+  }
+  *y = (int32_t)q - 1;
+  *x = (int32_t)r - 1;
+}
+
+/* The cost of entering tile i (passable): the one cost where there is
+ * one. */
+static double tile_cost(const theta *T, uint32_t i) {
+  return T->uc > 0.0 ? T->uc : (double)T->L->cost[i];
+}
 
 /* The heuristic at tile (x, y) (0-based). */
 static double h_at(const theta *T, int32_t x, int32_t y) {
@@ -61,7 +85,7 @@ static double h_at(const theta *T, int32_t x, int32_t y) {
 
 static double h_of(const theta *T, uint32_t i) {
   int32_t x, y;
-  astar_xy(T->G, i, &x, &y);
+  xy_of(T, i, &x, &y);
   return h_at(T, x, y);
 }
 
@@ -154,7 +178,7 @@ static double leg_bound(const theta *T, int32_t dx, int32_t dy, uint32_t b) {
     len = dx != 0 && dy != 0 ? G->diagonal_length : G->cardinal_length;
   else
     len = sqrt((double)dx * dx + (double)dy * dy) * T->card;
-  return len * (double)T->L->cost[b];
+  return len * tile_cost(T, b);
 }
 
 /* The steps out of tile i that are in line of sight (sight.c): the
@@ -214,6 +238,7 @@ static int run(astar__run *R, theta *Tp) {
   T.s = s;
   T.g = s->more->gf;
   T.stride = (uint32_t)G->stride;
+  T.inv_stride = 1.0 / (double)T.stride;
   T.n = 0;
   T.card = G->cardinal_length;
   T.uc = (double)astar__leg_uniform(G, L, q->unit);
@@ -246,8 +271,8 @@ static int run(astar__run *R, theta *Tp) {
     u = e.node;
     p = e.aux & ~UNCHECKED;
     gu = e.g;
-    astar_xy(G, u, &ux, &uy); /* once per pop: no division below */
-    astar_xy(G, p, &px, &py);
+    xy_of(&T, u, &ux, &uy); /* once per pop */
+    xy_of(&T, p, &px, &py);
     if (e.aux & UNCHECKED) { /* Lazy Theta*: the leg assumed at last */
       double best = HUGE_VAL,
              c = leg_cost(&T, px, py, ux, uy);
@@ -264,7 +289,7 @@ static int run(astar__run *R, theta *Tp) {
         /* steps are two-way here: the capability table keeps height
            rules out */
         if (closed(&T, nb)) {
-          double cand = T.g[nb] + G->step_length[d] * (double)L->cost[u];
+          double cand = T.g[nb] + G->step_length[d] * tile_cost(&T, u);
           if (cand < best) {
             best = cand;
             bp = nb;
@@ -278,7 +303,7 @@ static int run(astar__run *R, theta *Tp) {
       gu = best;
       if (bp != p) {
         p = bp;
-        astar_xy(G, p, &px, &py);
+        xy_of(&T, p, &px, &py);
       }
     }
     s->stamp[u] |= ASTAR__STAMP_CLOSED;
@@ -303,7 +328,18 @@ static int run(astar__run *R, theta *Tp) {
       double cand;
       m &= m - 1;
       if (closed(&T, v)) continue;
-      cand = gu + G->step_length[d] * (double)L->cost[v];
+      cand = gu + G->step_length[d] * tile_cost(&T, v);
+      if (T.bq && (s->stamp[v] & ASTAR__STAMP_GEN) == T.tag &&
+          T.g[v] <= cand) {
+        /* open, and the step does not beat its g: nor can a leg of at
+         * least max(|dx|, |dy|) >= 2 tiles (uniform: the bucket queue),
+         * so no square root and no line of sight for it */
+        int32_t ax = vx > px ? vx - px : px - vx,
+                ay = vy > py ? vy - py : py - vy, ch = ax > ay ? ax : ay;
+        if (pp == u ||
+            (ch >= 2 && T.g[v] <= T.g[pp] + (double)ch * T.card * T.uc))
+          continue;
+      }
       if (pp != u) {
         if (!lazy) {
           double c = leg_cost(&T, px, py, vx, vy);
