@@ -30,7 +30,6 @@
 #include "astar.h"
 #include "internal.h"
 #include "heap.h"
-#include "theta_queue.h"
 
 #include <math.h>
 
@@ -49,9 +48,7 @@ typedef struct theta {
   double uc; /* the one tile cost (astar__leg_uniform), or 0 */
   double inv_stride; /* 1 / stride: tile coordinates without a division */
   int32_t gx, gy;
-  uint32_t generated, peak, open;
-  int bq;          /* 1: the bucket queue (theta_queue.h), 0: the heap */
-  theta_queue Q;
+  uint32_t generated, peak;
 } theta;
 
 /* Tile i's coordinates (0-based), as astar_xy gives them, by a product
@@ -89,51 +86,26 @@ static double h_of(const theta *T, uint32_t i) {
   return h_at(T, x, y);
 }
 
-/* A new open entry (also a node popped and put back), h its heuristic.
- * Under the bucket queue a cheaper offer to an open node comes here too
- * (fresh 0: not counted). */
-static int push_h(theta *T, uint32_t v, double g, uint32_t aux, double h,
-                  int fresh) {
+/* A new open entry (also a node popped and put back), h its heuristic. */
+static int insert_h(theta *T, uint32_t v, double g, uint32_t aux, double h) {
   astar_search *s = T->s;
   astar_heap_entry e;
   int st;
+  if (T->n == s->heap_cap && (st = astar__grow_heap(s)) != ASTAR_OK)
+    return st;
   e.key = astar__quantise(g + h, T->inv_q);
   e.g = g;
   e.node = v;
   e.aux = aux;
   s->stamp[v] = T->tag;
-  if (T->bq) {
-    T->g[v] = g; /* the live entry's g: older ones go stale */
-    if ((st = tq_push(&T->Q, e)) != ASTAR_OK) return st;
-  } else {
-    if (T->n == s->heap_cap && (st = astar__grow_heap(s)) != ASTAR_OK)
-      return st;
-    astar__heap_up(s->heap, s->heap_pos, T->n++, e, 0);
-  }
-  if (fresh >= 0) T->generated++;
-  if (fresh > 0 && ++T->open > T->peak) T->peak = T->open;
+  astar__heap_up(s->heap, s->heap_pos, T->n++, e, 0);
+  T->generated++;
+  if (T->n > T->peak) T->peak = (uint32_t)T->n;
   return ASTAR_OK;
 }
 
-static int insert_h(theta *T, uint32_t v, double g, uint32_t aux, double h) {
-  return push_h(T, v, g, aux, h, 1);
-}
-
-/* Puts a popped node back (fresh 0), or the start (1). */
-static int insert(theta *T, uint32_t v, double g, uint32_t aux, int fresh) {
-  return push_h(T, v, g, aux, h_of(T, v), fresh);
-}
-
-/* Takes the least entry off into *e: 1, 0 when the list is empty, or an
- * error (negative). */
-static int next_entry(theta *T, astar_heap_entry *e) {
-  astar_search *s = T->s;
-  if (T->bq) return tq_pop(&T->Q, e);
-  if (T->n == 0) return 0;
-  *e = s->heap[0];
-  if (T->n > 1) astar__heap_pop(s->heap, s->heap_pos, T->n, 0);
-  T->n--;
-  return 1;
+static int insert(theta *T, uint32_t v, double g, uint32_t aux) {
+  return insert_h(T, v, g, aux, h_of(T, v));
 }
 
 /* Offers v = (x, y) the cost g through aux. */
@@ -143,8 +115,6 @@ static int relax(theta *T, uint32_t v, int32_t x, int32_t y, double g,
   astar_heap_entry *e;
   if ((s->stamp[v] & ASTAR__STAMP_GEN) != T->tag)
     return insert_h(T, v, g, aux, h_at(T, x, y));
-  if (T->bq)
-    return g < T->g[v] ? push_h(T, v, g, aux, h_at(T, x, y), -1) : ASTAR_OK;
   e = &s->heap[s->heap_pos[v]];
   if (!(g < e->g)) return ASTAR_OK;
   {
@@ -208,17 +178,15 @@ static int closed(const theta *T, uint32_t i) {
   return (st & ASTAR__STAMP_GEN) == T->tag && (st & ASTAR__STAMP_CLOSED);
 }
 
-static int run(astar__run *R, theta *Tp) {
+int astar__theta(astar__run *R) {
   const astar_grid *G = R->G;
   const astar_layer *L = &R->L;
   const astar_query *q = &R->q;
   astar_search *s = R->s;
-  theta T = *Tp;
+  theta T;
   uint32_t goal = R->goal, expanded = 0;
   int lazy = q->algorithm == ASTAR_ALGO_LAZY_THETA, found = 0, st, apart;
-  int cut = 0;
   double diag_per = G->diagonal_length / sqrt(2.0);
-  astar_heap_entry e0;
 
   if (!q->no_zones &&
       (st = astar__zones_apart_size(G, q->unit, q->size, R->start, goal,
@@ -247,30 +215,18 @@ static int run(astar__run *R, theta *Tp) {
   T.inv_q = astar__key_scale(G, R->bound);
   T.gx = q->gx;
   T.gy = q->gy;
-  T.generated = T.peak = T.open = 0;
+  T.generated = T.peak = 0;
   T.tag = s->explored_tag = astar__next_generation(s);
-  /* the bucket queue where one cost makes the keys' span a few steps */
-  T.bq = q->open_list != ASTAR_OPEN_HEAP && T.uc > 0.0;
-  if (T.bq) {
-    *Tp = T; /* the caller empties the queue's buckets on every return */
-    if ((st = tq_begin(&Tp->Q, s, T.g, T.tag)) != ASTAR_OK) return st;
-    T.Q = Tp->Q;
-  }
-  if ((st = insert(&T, R->start, 0.0, R->start, 1)) != ASTAR_OK) return st;
+  if ((st = insert(&T, R->start, 0.0, R->start)) != ASTAR_OK) return st;
 
-  for (;;) {
-    astar_heap_entry e;
-    uint32_t u, p, pp;
+  while (T.n > 0) {
+    astar_heap_entry e = s->heap[0];
+    uint32_t u = e.node, p = e.aux & ~UNCHECKED, pp;
     int32_t ux, uy, px, py;
-    double gu;
+    double gu = e.g;
     unsigned m;
-    if ((st = next_entry(&T, &e)) <= 0) {
-      if (st < 0) return st;
-      break;
-    }
-    u = e.node;
-    p = e.aux & ~UNCHECKED;
-    gu = e.g;
+    if (T.n > 1) astar__heap_pop(s->heap, s->heap_pos, T.n, 0);
+    T.n--;
     xy_of(&T, u, &ux, &uy); /* once per pop */
     xy_of(&T, p, &px, &py);
     if (e.aux & UNCHECKED) { /* Lazy Theta*: the leg assumed at last */
@@ -297,7 +253,7 @@ static int run(astar__run *R, theta *Tp) {
         }
       }
       if (best > gu + gu * 1e-12) { /* dearer than its key: back it goes */
-        if ((st = insert(&T, u, best, bp, 0)) != ASTAR_OK) return st;
+        if ((st = insert(&T, u, best, bp)) != ASTAR_OK) return st;
         continue;
       }
       gu = best;
@@ -309,16 +265,12 @@ static int run(astar__run *R, theta *Tp) {
     s->stamp[u] |= ASTAR__STAMP_CLOSED;
     s->heap_pos[u] = p;
     T.g[u] = gu;
-    T.open--;
     expanded++;
     if (u == goal) {
       found = 1;
       break;
     }
-    if (q->max_nodes != 0 && expanded >= q->max_nodes) {
-      cut = 1;
-      break;
-    }
+    if (q->max_nodes != 0 && expanded >= q->max_nodes) break;
     pp = p;
     m = sight_moves(&T, u);
     while (m) {
@@ -329,15 +281,16 @@ static int run(astar__run *R, theta *Tp) {
       m &= m - 1;
       if (closed(&T, v)) continue;
       cand = gu + G->step_length[d] * tile_cost(&T, v);
-      if (T.bq && (s->stamp[v] & ASTAR__STAMP_GEN) == T.tag &&
-          T.g[v] <= cand) {
+      if (T.uc > 0.0 && (s->stamp[v] & ASTAR__STAMP_GEN) == T.tag) {
+        double gv = s->heap[s->heap_pos[v]].g;
         /* open, and the step does not beat its g: nor can a leg of at
-         * least max(|dx|, |dy|) >= 2 tiles (uniform: the bucket queue),
-         * so no square root and no line of sight for it */
+         * least max(|dx|, |dy|) >= 2 tiles on ground of one cost, so no
+         * square root and no line of sight for it */
         int32_t ax = vx > px ? vx - px : px - vx,
                 ay = vy > py ? vy - py : py - vy, ch = ax > ay ? ax : ay;
-        if (pp == u ||
-            (ch >= 2 && T.g[v] <= T.g[pp] + (double)ch * T.card * T.uc))
+        if (gv <= cand &&
+            (pp == u ||
+             (ch >= 2 && gv <= T.g[pp] + (double)ch * T.card * T.uc)))
           continue;
       }
       if (pp != u) {
@@ -361,10 +314,8 @@ static int run(astar__run *R, theta *Tp) {
   R->r.expanded = expanded;
   R->r.generated = T.generated;
   R->r.peak_open = T.peak;
-  R->r.bucket = T.bq;
   if (!found) {
-    if (cut && (st = next_entry(&T, &e0)) < 0) return st;
-    R->r.outcome = cut && st > 0 ? ASTAR_CUTOFF : ASTAR_NO_PATH;
+    R->r.outcome = T.n > 0 ? ASTAR_CUTOFF : ASTAR_NO_PATH;
     return ASTAR_OK;
   }
   {
@@ -382,14 +333,4 @@ static int run(astar__run *R, theta *Tp) {
   astar__finish(R, 1, goal);
   s->last_waypoints = 1;
   return ASTAR_OK;
-}
-
-int astar__theta(astar__run *R) {
-  theta T;
-  int st;
-  T.bq = 0;
-  T.Q.R = NULL;
-  st = run(R, &T);
-  if (T.bq) tq_end(&T.Q);
-  return st;
 }
