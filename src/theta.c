@@ -24,7 +24,8 @@
  * so a path may slip diagonally into a one-tile door as a line may.
  *
  * Parents: an open node's parent rides in its heap entry (aux), a closed
- * node's in heap_pos (as under JPS); g per tile in the context's gf.  The
+ * node's in heap_pos (as under JPS); g per closed tile in the context's gf,
+ * an open tile's h there until it closes (one square root per tile).  The
  * path walk follows the parents: it gives the waypoints.
  */
 #include "astar.h"
@@ -98,6 +99,7 @@ static int insert_h(theta *T, uint32_t v, double g, uint32_t aux, double h) {
   e.node = v;
   e.aux = aux;
   s->stamp[v] = T->tag;
+  T->g[v] = h; /* an open node's h, until it closes */
   astar__heap_up(s->heap, s->heap_pos, T->n++, e, 0);
   T->generated++;
   if (T->n > T->peak) T->peak = (uint32_t)T->n;
@@ -106,6 +108,11 @@ static int insert_h(theta *T, uint32_t v, double g, uint32_t aux, double h) {
 
 static int insert(theta *T, uint32_t v, double g, uint32_t aux) {
   return insert_h(T, v, g, aux, h_of(T, v));
+}
+
+/* Puts popped node v back (its h kept in g[] while it is open). */
+static int reinsert(theta *T, uint32_t v, double g, uint32_t aux) {
+  return insert_h(T, v, g, aux, T->g[v]);
 }
 
 /* Offers v = (x, y) the cost g through aux. */
@@ -120,7 +127,7 @@ static int relax(theta *T, uint32_t v, int32_t x, int32_t y, double g,
   {
     astar_heap_entry ne = *e; /* same node, same h: the key only falls */
     ne.g = g;
-    ne.key = astar__quantise(g + h_at(T, x, y), T->inv_q);
+    ne.key = astar__quantise(g + T->g[v], T->inv_q); /* v's h */
     ne.aux = aux;
     astar__heap_up(s->heap, s->heap_pos, s->heap_pos[v], ne, 0);
   }
@@ -253,7 +260,7 @@ int astar__theta(astar__run *R) {
         }
       }
       if (best > gu + gu * 1e-12) { /* dearer than its key: back it goes */
-        if ((st = insert(&T, u, best, bp)) != ASTAR_OK) return st;
+        if ((st = reinsert(&T, u, best, bp)) != ASTAR_OK) return st;
         continue;
       }
       gu = best;
