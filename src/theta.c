@@ -24,8 +24,7 @@
  * so a path may slip diagonally into a one-tile door as a line may.
  *
  * Parents: an open node's parent rides in its heap entry (aux), a closed
- * node's in heap_pos (as under JPS); g per closed tile in the context's gf,
- * an open tile's h there until it closes (one square root per tile).  The
+ * node's in heap_pos (as under JPS); g per tile in the context's gf.  The
  * path walk follows the parents: it gives the waypoints.
  */
 #include "astar.h"
@@ -47,33 +46,9 @@ typedef struct theta {
   size_t n;
   double hA, inv_q, card;
   double uc; /* the one tile cost (astar__leg_uniform), or 0 */
-  double inv_stride; /* 1 / stride: tile coordinates without a division */
   int32_t gx, gy;
   uint32_t generated, peak;
 } theta;
-
-/* Tile i's coordinates (0-based), as astar_xy gives them, by a product
- * and one correction instead of a division: i < 2^32, so the product is
- * off by less than one row. */
-static void xy_of(const theta *T, uint32_t i, int32_t *x, int32_t *y) {
-  int64_t r, q = (int64_t)((double)i * T->inv_stride);
-  r = (int64_t)i - q * (int64_t)T->stride;
-  if (r < 0) {
-    q--;
-    r += T->stride;
-  } else if (r >= (int64_t)T->stride) {
-    q++;
-    r -= T->stride;
-  }
-  *y = (int32_t)q - 1;
-  *x = (int32_t)r - 1;
-}
-
-/* The cost of entering tile i (passable): the one cost where there is
- * one. */
-static double tile_cost(const theta *T, uint32_t i) {
-  return T->uc > 0.0 ? T->uc : (double)T->L->cost[i];
-}
 
 /* The heuristic at tile (x, y) (0-based). */
 static double h_at(const theta *T, int32_t x, int32_t y) {
@@ -83,7 +58,7 @@ static double h_at(const theta *T, int32_t x, int32_t y) {
 
 static double h_of(const theta *T, uint32_t i) {
   int32_t x, y;
-  xy_of(T, i, &x, &y);
+  astar_xy(T->G, i, &x, &y);
   return h_at(T, x, y);
 }
 
@@ -99,7 +74,6 @@ static int insert_h(theta *T, uint32_t v, double g, uint32_t aux, double h) {
   e.node = v;
   e.aux = aux;
   s->stamp[v] = T->tag;
-  T->g[v] = h; /* an open node's h, until it closes */
   astar__heap_up(s->heap, s->heap_pos, T->n++, e, 0);
   T->generated++;
   if (T->n > T->peak) T->peak = (uint32_t)T->n;
@@ -108,11 +82,6 @@ static int insert_h(theta *T, uint32_t v, double g, uint32_t aux, double h) {
 
 static int insert(theta *T, uint32_t v, double g, uint32_t aux) {
   return insert_h(T, v, g, aux, h_of(T, v));
-}
-
-/* Puts popped node v back (its h kept in g[] while it is open). */
-static int reinsert(theta *T, uint32_t v, double g, uint32_t aux) {
-  return insert_h(T, v, g, aux, T->g[v]);
 }
 
 /* Offers v = (x, y) the cost g through aux. */
@@ -127,7 +96,7 @@ static int relax(theta *T, uint32_t v, int32_t x, int32_t y, double g,
   {
     astar_heap_entry ne = *e; /* same node, same h: the key only falls */
     ne.g = g;
-    ne.key = astar__quantise(g + T->g[v], T->inv_q); /* v's h */
+    ne.key = astar__quantise(g + h_at(T, x, y), T->inv_q);
     ne.aux = aux;
     astar__heap_up(s->heap, s->heap_pos, s->heap_pos[v], ne, 0);
   }
@@ -155,7 +124,7 @@ static double leg_bound(const theta *T, int32_t dx, int32_t dy, uint32_t b) {
     len = dx != 0 && dy != 0 ? G->diagonal_length : G->cardinal_length;
   else
     len = sqrt((double)dx * dx + (double)dy * dy) * T->card;
-  return len * tile_cost(T, b);
+  return len * (double)T->L->cost[b];
 }
 
 /* The steps out of tile i that are in line of sight (sight.c): the
@@ -213,7 +182,6 @@ int astar__theta(astar__run *R) {
   T.s = s;
   T.g = s->more->gf;
   T.stride = (uint32_t)G->stride;
-  T.inv_stride = 1.0 / (double)T.stride;
   T.n = 0;
   T.card = G->cardinal_length;
   T.uc = (double)astar__leg_uniform(G, L, q->unit);
@@ -234,8 +202,8 @@ int astar__theta(astar__run *R) {
     unsigned m;
     if (T.n > 1) astar__heap_pop(s->heap, s->heap_pos, T.n, 0);
     T.n--;
-    xy_of(&T, u, &ux, &uy); /* once per pop */
-    xy_of(&T, p, &px, &py);
+    astar_xy(G, u, &ux, &uy); /* once per pop: no division below */
+    astar_xy(G, p, &px, &py);
     if (e.aux & UNCHECKED) { /* Lazy Theta*: the leg assumed at last */
       double best = HUGE_VAL,
              c = leg_cost(&T, px, py, ux, uy);
@@ -252,7 +220,7 @@ int astar__theta(astar__run *R) {
         /* steps are two-way here: the capability table keeps height
            rules out */
         if (closed(&T, nb)) {
-          double cand = T.g[nb] + G->step_length[d] * tile_cost(&T, u);
+          double cand = T.g[nb] + G->step_length[d] * (double)L->cost[u];
           if (cand < best) {
             best = cand;
             bp = nb;
@@ -260,13 +228,13 @@ int astar__theta(astar__run *R) {
         }
       }
       if (best > gu + gu * 1e-12) { /* dearer than its key: back it goes */
-        if ((st = reinsert(&T, u, best, bp)) != ASTAR_OK) return st;
+        if ((st = insert(&T, u, best, bp)) != ASTAR_OK) return st;
         continue;
       }
       gu = best;
       if (bp != p) {
         p = bp;
-        xy_of(&T, p, &px, &py);
+        astar_xy(G, p, &px, &py);
       }
     }
     s->stamp[u] |= ASTAR__STAMP_CLOSED;
@@ -287,19 +255,7 @@ int astar__theta(astar__run *R) {
       double cand;
       m &= m - 1;
       if (closed(&T, v)) continue;
-      cand = gu + G->step_length[d] * tile_cost(&T, v);
-      if (T.uc > 0.0 && (s->stamp[v] & ASTAR__STAMP_GEN) == T.tag) {
-        double gv = s->heap[s->heap_pos[v]].g;
-        /* open, and the step does not beat its g: nor can a leg of at
-         * least max(|dx|, |dy|) >= 2 tiles on ground of one cost, so no
-         * square root and no line of sight for it */
-        int32_t ax = vx > px ? vx - px : px - vx,
-                ay = vy > py ? vy - py : py - vy, ch = ax > ay ? ax : ay;
-        if (gv <= cand &&
-            (pp == u ||
-             (ch >= 2 && gv <= T.g[pp] + (double)ch * T.card * T.uc)))
-          continue;
-      }
+      cand = gu + G->step_length[d] * (double)L->cost[v];
       if (pp != u) {
         if (!lazy) {
           double c = leg_cost(&T, px, py, vx, vy);
