@@ -255,6 +255,7 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
     st = astar__loop_start(R);
   else
     st = astar__engine_setup(R);
+  if (st == 1) astar__path_corners(R);
   s->busy = 0;
   *r = R->r;
   if (st == 1) { /* the outcome is known without searching */
@@ -290,6 +291,7 @@ int astar_search_step(astar_search *s, const astar_grid *G,
   case ASTAR__ENGINE_THETA: st = astar__theta(R); break;
   default: st = astar__bidir(R); break;
   }
+  if (st == ASTAR_OK) astar__path_corners(R);
   s->busy = 0;
   *r = R->r;
   if (st == ASTAR__SUSPENDED) {

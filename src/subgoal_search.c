@@ -263,13 +263,36 @@ static uint32_t via_of(const astar__run *R, uint32_t a, uint32_t b) {
   return NONE;
 }
 
+/* The corners of a path being written forwards (q->corners): the last
+ * corner kept, the run going on from it (its direction and the tile it
+ * has reached), how many corners so far.  A corner's walk link (heap_pos)
+ * names the corner before it. */
+typedef struct {
+  uint32_t kept, tip, n;
+  unsigned dir; /* 8: no run yet */
+} corner_writer;
+
+/* n steps in direction d onwards from the tip. */
+static void corner_run(astar__run *R, corner_writer *w, unsigned d,
+                       int32_t n) {
+  if (n == 0) return;
+  if (d != w->dir && w->dir != 8u) { /* the tip turns: a corner */
+    R->s->heap_pos[w->tip] = w->kept;
+    w->kept = w->tip;
+    w->n++;
+  }
+  w->dir = d;
+  w->tip = (uint32_t)((int32_t)w->tip + n * R->G->offset[d]);
+}
+
 /* One edge a -> b into tiles: the diagonal steps first when that way is
  * open, else the straight ones first (the ways a scan finds), else
  * through the contracted subgoal the edge was added for.  Writes each
- * tile's step direction and sums the cost.  Each split halves nothing
- * but shortens both parts, so the depth is below the edge's length. */
+ * tile's step direction (or with w, the edge's runs as corners) and sums
+ * the cost.  Each split halves nothing but shortens both parts, so the
+ * depth is below the edge's length. */
 static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
-                        uint32_t *len) {
+                        uint32_t *len, corner_writer *w) {
   const astar_grid *G = R->G;
   uint32_t stride = (uint32_t)G->stride, *stamp = R->s->stamp;
   int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
@@ -283,8 +306,8 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
   int32_t n1 = nd, n2 = ns, k;
   uint32_t t = a, c = via_of(R, a, b);
   if (c != NONE) { /* a shortcut: through the subgoal it was added for */
-    unfold_edge(R, a, c, g, len);
-    unfold_edge(R, c, b, g, len);
+    unfold_edge(R, a, c, g, len, w);
+    unfold_edge(R, c, b, g, len, w);
     return;
   }
   if (!way_open(R, a, dd, nd, ds, ns)) {
@@ -292,6 +315,19 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
     second = dd;
     n1 = ns;
     n2 = nd;
+  }
+  if (w != NULL) { /* corners: the costs are uniform, summed step by step
+                      in the same order */
+    double c1 = n1 > 0 ? G->step_length[first] *
+                             (double)R->J.cost[(int32_t)a + G->offset[first]]
+                       : 0.0;
+    double c2 = n2 > 0 ? G->step_length[second] * (double)R->J.cost[b] : 0.0;
+    for (k = 0; k < n1; k++) *g += c1;
+    for (k = 0; k < n2; k++) *g += c2;
+    *len += (uint32_t)(n1 + n2);
+    corner_run(R, w, first, n1);
+    corner_run(R, w, second, n2);
+    return;
   }
   for (k = 0; k < n1 + n2; k++) {
     unsigned d = k < n1 ? first : second;
@@ -306,6 +342,7 @@ static void unfold(astar__run *R) {
   uint32_t *link = R->s->heap_pos;
   uint32_t v = R->goal, child = NONE, cur, len = 1;
   double g = 0.0;
+  corner_writer cw, *w = NULL;
   while (v != R->start) {
     uint32_t p = link[v];
     link[v] = child;
@@ -313,8 +350,22 @@ static void unfold(astar__run *R) {
     v = p;
   }
   link[R->start] = child;
-  for (cur = R->start; cur != R->goal; cur = link[cur])
-    unfold_edge(R, cur, link[cur], &g, &len);
+  if (R->q.corners) {
+    cw.kept = cw.tip = R->start;
+    cw.n = 1;
+    cw.dir = 8u;
+    w = &cw;
+  }
+  for (cur = R->start; cur != R->goal;) {
+    uint32_t next = link[cur]; /* read before a corner's link overwrites it */
+    unfold_edge(R, cur, next, &g, &len, w);
+    cur = next;
+  }
+  if (w != NULL) { /* the goal: the last corner */
+    R->s->heap_pos[R->goal] = cw.kept;
+    R->r.corners = cw.n + 1;
+    R->s->last_waypoints = 1;
+  }
   R->r.cost = g;
   R->r.length = len;
 }
