@@ -216,10 +216,11 @@ int astar__subgoal_start(astar__run *R) {
 
 /* The direction of the step (sign dx, sign dy). */
 static unsigned dir_of(int dx, int dy) {
-  unsigned d;
-  for (d = 0; d < 8; d++)
-    if (astar_dir_dx[d] == dx && astar_dir_dy[d] == dy) return d;
-  return 0;
+  /* by (dy + 1) * 3 + dx + 1: NW N NE, W - E, SW S SE (astar.h's order) */
+  static const unsigned char by_sign[9] = {ASTAR_NW, ASTAR_N, ASTAR_NE,
+                                           ASTAR_W,  0,       ASTAR_E,
+                                           ASTAR_SW, ASTAR_S, ASTAR_SE};
+  return by_sign[(dy + 1) * 3 + dx + 1];
 }
 
 /* Can one step in direction d leave tile t (corner rule included)? */
@@ -258,6 +259,12 @@ static uint32_t via_of(const astar__run *R, uint32_t a, uint32_t b) {
     return NONE;
   ia = astar__subgoal_id(sg, a);
   ib = astar__subgoal_id(sg, b);
+  /* edges come both ways with the same via: scan the shorter list */
+  if (sg->first[ib + 1] - sg->first[ib] < sg->first[ia + 1] - sg->first[ia]) {
+    uint32_t t = ia;
+    ia = ib;
+    ib = t;
+  }
   for (e = sg->first[ia]; e < sg->first[ia + 1]; e++)
     if (sg->adj[e] == ib) return sg->via[e];
   return NONE;
@@ -270,6 +277,7 @@ static uint32_t via_of(const astar__run *R, uint32_t a, uint32_t b) {
 typedef struct {
   uint32_t kept, tip, n;
   unsigned dir; /* 8: no run yet */
+  double cost;  /* an open tile's cost (uniform) */
 } corner_writer;
 
 /* n steps in direction d onwards from the tip. */
@@ -316,12 +324,11 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
     n1 = ns;
     n2 = nd;
   }
-  if (w != NULL) { /* corners: the costs are uniform, summed step by step
-                      in the same order */
-    double c1 = n1 > 0 ? G->step_length[first] *
-                             (double)R->J.cost[(int32_t)a + G->offset[first]]
-                       : 0.0;
-    double c2 = n2 > 0 ? G->step_length[second] * (double)R->J.cost[b] : 0.0;
+  if (w != NULL) { /* corners: the costs are uniform (every open tile
+                      costs what the start does), summed step by step in
+                      the same order */
+    double c1 = G->step_length[first] * w->cost;
+    double c2 = G->step_length[second] * w->cost;
     for (k = 0; k < n1; k++) *g += c1;
     for (k = 0; k < n2; k++) *g += c2;
     *len += (uint32_t)(n1 + n2);
@@ -354,6 +361,7 @@ static void unfold(astar__run *R) {
     cw.kept = cw.tip = R->start;
     cw.n = 1;
     cw.dir = 8u;
+    cw.cost = (double)R->J.cost[R->start];
     w = &cw;
   }
   for (cur = R->start; cur != R->goal;) {
