@@ -232,6 +232,43 @@ describe("path = \"corners\"", function()
     end
   end)
 
+  it("works in the pathfinder pool and the worker pool", function()
+    local g = astar.new(20, 20)
+    g:fill_rect(10, 2, 1, 19, false)
+    local tiles, cost = g:find_path(1, 1, 20, 20)
+    local want = compress(tiles)
+    local pf = astar.pathfinder(g)
+    local id = pf:request(1, 1, 20, 20, { path = "corners" })
+    pf:update({ nodes = 5 })
+    local part = pf:partial(id)
+    if part then
+      assert.is_true(#part >= 2)
+      assert.is_truthy(expand(part)) -- legs that are runs
+    end
+    pf:update({ nodes = 100000 })
+    local seen = 0
+    for got, status, path, c in pf:done() do
+      assert.are.equal(id, got)
+      assert.are.equal("found", status)
+      assert.are.equal(cost, c)
+      assert.are.same(want, path)
+      seen = seen + 1
+    end
+    assert.are.equal(1, seen)
+    pf:close()
+    local snap = g:snapshot()
+    local pool = astar.workers(1)
+    local job = pool:submit(snap, { 1, 1, 20, 20, 3, 3, 3, 3 },
+                            { path = "corners" })
+    pool:wait(job)
+    local r = pool:results(job)
+    assert.are.same(want, astar.path_of(r, 1))
+    assert.are.same({ 3, 3 }, astar.path_of(r, 2))
+    pool:close()
+    snap:close()
+    g:close()
+  end)
+
   it("reuses the out table and clears what an older, longer path left",
      function()
     local g = astar.new(12, 12)
