@@ -120,7 +120,8 @@ end
 local function random_grid(rng, rule)
   local case = helpers.random_case(rng, astar, {
     rule = rule, width = rng:int(1, 14), height = rng:int(1, 14),
-    wall = rng:int(0, 40) / 100 })
+    wall = rng:int(0, 40) / 100,
+    weights = rng:chance(0.5) and "uniform" or nil })
   local g = case.grid
   for y = 1, case.height do
     for x = 1, case.width do
@@ -137,10 +138,15 @@ describe("path = \"corners\"", function()
      .. "(random grids, unit classes, hex)", function()
     local rng = helpers.rng(1919)
     local compared = 0
-    for i = 1, helpers.cases(120) do
+    for i = 1, helpers.cases(80) do
       local rule = rng:pick(helpers.ALL_RULES)
       local case = random_grid(rng, rule)
       local g = case.grid
+      if rule == "no_corner_cut" and rng:chance(0.6) then
+        -- the subgoal graph or the jump table where they can be built
+        -- (uniform costs): "auto" then runs over them
+        pcall(g.prepare, g, "subgoal", nil, rng:pick({ "always", "jumps" }))
+      end
       for _ = 1, 2 do
         local sx, sy = helpers.pick_tile(rng, case)
         local gx, gy = helpers.pick_tile(rng, case)
@@ -171,13 +177,49 @@ describe("path = \"corners\"", function()
       end
       g:close()
     end
-    assert.is_true(compared >= helpers.cases(120) * 4)
+    assert.is_true(compared >= helpers.cases(80) * 4)
+  end)
+
+  it("comes straight from the prepared subgoal graph and jump table "
+     .. "(random grids)", function()
+    local rng = helpers.rng(2119)
+    local seen = {}
+    for i = 1, helpers.cases(40) do
+      local case = helpers.random_case(rng, astar, {
+        rule = "no_corner_cut", weights = rng:pick({ "uniform", "uniform_k" }),
+        lengths = rng:pick({ helpers.LENGTHS[1], helpers.LENGTHS[2],
+                             helpers.LENGTHS[3] }),
+        width = rng:int(8, 28), height = rng:int(8, 28),
+        wall = rng:int(5, 45) / 100 })
+      local g = case.grid
+      local mode = rng:pick({ "always", "jumps" })
+      g:prepare("subgoal", nil, mode)
+      for _ = 1, 6 do
+        local sx, sy = helpers.pick_tile(rng, case)
+        local gx, gy = helpers.pick_tile(rng, case)
+        local st = {}
+        local p, c = g:find_path(sx, sy, gx, gy)
+        local q, d = g:find_path(sx, sy, gx, gy, { path = "corners",
+                                                   stats = st })
+        local where = helpers.describe_case(i, case, (" %s (%d,%d)->(%d,%d)")
+          :format(mode, sx, sy, gx, gy))
+        seen[st.algorithm] = true
+        assert(c == d, where .. ": cost " .. tostring(c) .. " / "
+               .. tostring(d))
+        if p then
+          local err = check(p, q)
+          assert(err == nil, where .. ": " .. tostring(err))
+        end
+      end
+      g:close()
+    end
+    assert.is_true(seen.subgoal and seen.jps_plus)
   end)
 
   it("works on snapshots, in batches and in query objects (partial paths "
      .. "too)", function()
     local rng = helpers.rng(2019)
-    for i = 1, helpers.cases(40) do
+    for i = 1, helpers.cases(30) do
       local case = random_grid(rng, rng:pick(helpers.RULES))
       local g = case.grid
       local sx, sy = helpers.pick_tile(rng, case)
