@@ -79,7 +79,7 @@ void astar__finish(astar__run *R, int found, uint32_t end) {
 /* ---- corners ---- */
 
 /* Is the index step d one tile in one of the eight directions? */
-static int unit_step(const astar_search *s, int32_t d) {
+int astar__unit_step(const astar_search *s, int32_t d) {
   int k;
   for (k = 0; k < 8; k++)
     if (s->offset[k] == d) return 1;
@@ -97,7 +97,7 @@ static int32_t gcd32(int32_t a, int32_t b) {
 
 /* The direction from tile a to tile b, reduced (a waypoint leg of any
  * length), packed in one integer. */
-static int64_t direction(const astar_search *s, uint32_t a, uint32_t b) {
+int64_t astar__direction(const astar_search *s, uint32_t a, uint32_t b) {
   uint32_t stride = (uint32_t)s->stride;
   int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
   int32_t dy = (int32_t)(b / stride) - (int32_t)(a / stride);
@@ -125,13 +125,13 @@ void astar__path_corners(astar__run *R) {
   while (astar_path_prev(s, &prev)) {
     int change;
     if (waypoints) {
-      int64_t w = direction(s, prev, node);
+      int64_t w = astar__direction(s, prev, node);
       change = node == kept || w != way;
       way = w;
     } else {
       int32_t d = (int32_t)node - (int32_t)prev;
       change = node == kept || d != run || !regular;
-      if (d != run) regular = unit_step(s, d);
+      if (d != run) regular = astar__unit_step(s, d);
       run = d;
     }
     if (change && node != kept) {
@@ -147,32 +147,6 @@ void astar__path_corners(astar__run *R) {
   }
   s->last_waypoints = 1;
   R->r.corners = n;
-}
-
-int astar_trail_corner_prev(const astar_search *s, astar_trail *t) {
-  astar_trail a = *t, b;
-  if (!astar_trail_prev(s, &a)) return 0;
-  if (t->mode == ASTAR__TRAIL_PATH && s->last_waypoints) {
-    int64_t w = direction(s, a.node, t->node);
-    for (;;) { /* on while the legs keep the direction */
-      b = a;
-      if (!astar_trail_prev(s, &b) || direction(s, b.node, a.node) != w)
-        break;
-      a = b;
-    }
-  } else {
-    int32_t d = (int32_t)t->node - (int32_t)a.node;
-    if (unit_step(s, d)) {
-      for (;;) { /* on while the steps repeat (a link's jump: one) */
-        b = a;
-        if (!astar_trail_prev(s, &b) || (int32_t)a.node - (int32_t)b.node != d)
-          break;
-        a = b;
-      }
-    }
-  }
-  *t = a;
-  return 1;
 }
 
 int astar__engine_setup(astar__run *R) {

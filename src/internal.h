@@ -770,6 +770,10 @@ void astar__finish(astar__run *R, int found, uint32_t end);
  * the path's corners (unless the engine wrote them: R->r.corners != 0)
  * and sets R->r.corners. */
 void astar__path_corners(astar__run *R);
+/* Is the index step d one tile in one of the eight directions? */
+int astar__unit_step(const astar_search *s, int32_t d);
+/* The direction from tile a to tile b, reduced to lowest terms, packed. */
+int64_t astar__direction(const astar_search *s, uint32_t a, uint32_t b);
 
 /* ---- bit words (jps.c, subgoal.c, subgoal_search.c) ----
  * The lowest set bit's index, the count of leading zeros, the highest set
