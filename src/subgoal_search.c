@@ -357,13 +357,11 @@ static void unfold(astar__run *R) {
     v = p;
   }
   link[R->start] = child;
-  if (R->q.corners) {
-    cw.kept = cw.tip = R->start;
-    cw.n = 1;
-    cw.dir = 8u;
-    cw.cost = (double)R->J.cost[R->start];
-    w = &cw;
-  }
+  cw.kept = cw.tip = R->start;
+  cw.n = 1;
+  cw.dir = 8u;
+  cw.cost = (double)R->J.cost[R->start];
+  if (R->q.corners) w = &cw;
   for (cur = R->start; cur != R->goal;) {
     uint32_t next = link[cur]; /* read before a corner's link overwrites it */
     unfold_edge(R, cur, next, &g, &len, w);
