@@ -36,7 +36,9 @@ static const char usage_text[] =
     "usage: cdriver [--algorithm LIST] [--every N] [--repeat N] [--wall] "
     "FILE.map.scen|DIR ...\n"
     "  --algorithm LIST  comma-separated: astar (default), jps, auto,\n"
-    "                    jps_classic, subgoal, jps_plus, astar_heap\n"
+    "                    jps_classic, subgoal, jps_plus, astar_heap,\n"
+    "                    subgoal_corners, jps_plus_corners (q.corners: the\n"
+    "                    path walk gives only the path's turns)\n"
     "  --every N         run every Nth scenario of each file (default 1: all)\n"
     "  --repeat N        time each file N times, report the fastest "
     "(default 1)\n"
@@ -374,11 +376,16 @@ static long count_arg(const char *name, const char *value) {
 /* 0-2: ASTAR_ALGO_*; jps_classic: JPS without the 2014 pruning (as it
    ran before); subgoal: auto on the grid after astar_subgoal_build;
    jps_plus: auto after astar_jumps_build; astar_heap: A* with the binary
-   heap (ASTAR_OPEN_HEAP) instead of the bucket queue */
+   heap (ASTAR_OPEN_HEAP) instead of the bucket queue; *_corners: the
+   same with q.corners (the walk gives the path's turns only) */
 static const char *const algo_names[] = {"auto", "astar", "jps",
                                          "jps_classic", "subgoal",
-                                         "jps_plus", "astar_heap"};
-#define NAMES 7
+                                         "jps_plus", "astar_heap",
+                                         "subgoal_corners",
+                                         "jps_plus_corners"};
+#define NAMES 9
+#define SUBGOAL_CORNERS 7
+#define JPS_PLUS_CORNERS 8
 #define JPS_CLASSIC 3
 #define SUBGOAL 4
 #define JPS_PLUS 5
@@ -396,7 +403,7 @@ static int parse_algorithms(const char *list, int *out) {
       if (strlen(algo_names[a]) == len && strncmp(p, algo_names[a], len) == 0)
         found = a;
     if (found < 0 || n == MAX_ALGOS)
-      die("unknown algorithm '%s' (known: %s)", list, "astar, jps, auto, jps_classic, subgoal, jps_plus, astar_heap");
+      die("unknown algorithm '%s' (known: %s)", list, "astar, jps, auto, jps_classic, subgoal, jps_plus, astar_heap, subgoal_corners, jps_plus_corners");
     out[n++] = found;
     if (p[len] == '\0') break;
     p += len + 1;
@@ -520,11 +527,15 @@ int main(int argc, char **argv) {
       } else if (algos[ai] == ASTAR_HEAP) {
         q.algorithm = ASTAR_ALGO_ASTAR;
         q.open_list = ASTAR_OPEN_HEAP;
-      } else if (algos[ai] == SUBGOAL || algos[ai] == JPS_PLUS) {
+      } else if (algos[ai] == SUBGOAL || algos[ai] == JPS_PLUS ||
+                 algos[ai] == SUBGOAL_CORNERS ||
+                 algos[ai] == JPS_PLUS_CORNERS) {
         int refusal = 0;
         q.algorithm = ASTAR_ALGO_AUTO;
+        q.corners = algos[ai] == SUBGOAL_CORNERS ||
+                    algos[ai] == JPS_PLUS_CORNERS;
         if (astar_grid_prepare(&grid, 0, ASTAR_PREPARE_ZONES) != ASTAR_OK ||
-            (algos[ai] == SUBGOAL
+            (algos[ai] == SUBGOAL || algos[ai] == SUBGOAL_CORNERS
                  ? astar_subgoal_build(&grid, 0, &refusal)
                  : astar_jumps_build(&grid, 0, &refusal)) != ASTAR_OK) {
           fprintf(stderr, "cdriver: %s: no subgoal graph (refusal %d)\n",
@@ -569,7 +580,8 @@ int main(int argc, char **argv) {
             /* Walk the path back from the goal into a flat x, y array, start
                first, as the binding does for its table. */
             uint32_t node = astar_path_last(&ctx);
-            size_t m = (size_t)r.length;
+            uint32_t len = r.corners != 0 ? r.corners : r.length;
+            size_t m = (size_t)len;
             int ok = 1;
             if (2 * m > pathcap) {
               pathcap = 2 * m + 1024;
@@ -584,10 +596,9 @@ int main(int argc, char **argv) {
               pathbuf[2 * m + 1] = y;
               if (!astar_path_prev(&ctx, &node)) break;
             }
-            if (ok && m == 0 && r.length > 0 && pathbuf[0] == s->sx &&
-                pathbuf[1] == s->sy &&
-                pathbuf[2 * r.length - 2] == s->gx &&
-                pathbuf[2 * r.length - 1] == s->gy)
+            if (ok && m == 0 && len > 0 && pathbuf[0] == s->sx &&
+                pathbuf[1] == s->sy && pathbuf[2 * len - 2] == s->gx &&
+                pathbuf[2 * len - 1] == s->gy)
               costs[k] = r.cost;
             else
               costs[k] = -2.0; /* path walk disagrees with the result */

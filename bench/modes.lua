@@ -8,6 +8,8 @@
 --   jps          jump point search (algorithm = "jps")
 --   subgoal      a plain find_path after grid:prepare("subgoal", nil, "always")
 --   jps_plus     a plain find_path after grid:prepare("subgoal", nil, "jumps")
+--   subgoal_corners, jps_plus_corners   the same two with path = "corners"
+--                (the path's turns only, as GPPC entries return waypoints)
 --   landmarks    A* after grid:prepare("landmarks", 8), the map's own costs
 --   w:astar      the map with weights 1..3 (bench/landmarks.lua's seed), A*
 --   w:landmarks  the same with 8 landmarks
@@ -71,7 +73,8 @@ local cdriver = root .. "build/bench/cdriver"
 local function c_figures(file)
   local found = {}
   if not with_c then return found end
-  local p = io.popen(fmt("'%s' --algorithm astar_heap,astar,jps,subgoal,jps_plus "
+  local p = io.popen(fmt("'%s' --algorithm astar_heap,astar,jps,subgoal,jps_plus,"
+    .. "subgoal_corners,jps_plus_corners "
     .. "--every %d --repeat %d '%s' 2>/dev/null", cdriver, every, rounds, file))
   if not p then return found end
   for line in p:lines() do
@@ -85,16 +88,17 @@ end
 -- Times every mode of `modes` on the scenarios, alternating round by round.
 -- A mode: {name, grid, options, stats}; fills mode.us, mode.exp, mode.cost.
 local function run_modes(modes, S)
-  local out = {}
   for _, m in ipairs(modes) do -- untimed first query: scratch allocation
     local q = S[1]
-    m.grid:find_path(q.sx, q.sy, q.gx, q.gy, m.options, out)
+    m.out = {} -- one reused path table per mode
+    m.grid:find_path(q.sx, q.sy, q.gx, q.gy, m.options, m.out)
     m.best, m.cost = math.huge, {}
   end
   for r = 1, rounds do
     for j = 1, #modes do
       local m = modes[(j + r - 2) % #modes + 1]
-      local g, o, st, cost = m.grid, m.options, m.options.stats, m.cost
+      local g, o, st, cost, out = m.grid, m.options, m.options.stats,
+                                  m.cost, m.out
       local exp, t0 = 0, clock()
       for k = 1, #S do
         local q = S[k]
@@ -160,6 +164,10 @@ for _, file in ipairs(files) do
     mode("jps", g, { algorithm = "jps" }),
     mode("subgoal", g, {}, { expect = "subgoal", prep = sg }),
     mode("jps_plus", jg, {}, { expect = "jps_plus", prep = jt }),
+    mode("subgoal_corners", g, { path = "corners" },
+         { expect = "subgoal", prep = sg }),
+    mode("jps_plus_corners", jg, { path = "corners" },
+         { expect = "jps_plus", prep = jt }),
     mode("landmarks", g, { algorithm = "astar" }, { heuristic = "landmarks", prep = lm }),
     mode("w:astar", wg, { algorithm = "astar", landmarks = false }, { weighted = true }),
     mode("w:landmarks", wg, { algorithm = "astar" },
@@ -168,7 +176,7 @@ for _, file in ipairs(files) do
   run_modes(modes, S)
   local C = c_figures(file)
 
-  local reference = modes[7].cost -- w:astar, the weighted rows' reference
+  local reference = modes[9].cost -- w:astar, the weighted rows' reference
   for _, m in ipairs(modes) do
     local off = 0
     for k = 1, #S do

@@ -11,8 +11,11 @@
 -- round by round in the same process) and the mean expansions.  "jps" is
 -- find_path with algorithm = "jps" (what a plain find_path ran before
 -- prepare), "sub" a plain find_path with the graph, "plus" one with the
--- jump table (JPS+); "auto" what prepare's default mode keeps on the map,
--- "ratio" its time over JPS's.
+-- jump table (JPS+); "sub_c" and "plus_c" the same queries with
+-- path = "corners" (only the path's turns come back, as GPPC entries and
+-- Warthog return waypoints: the like-for-like figure with them); "auto"
+-- what prepare's default mode keeps on the map, "ratio" its time over
+-- JPS's, "auto_c" its µs per query with corners.
 -- Every cost is checked against the scenario's optimal length: a mismatch
 -- is printed and makes the exit status 1.
 
@@ -65,14 +68,17 @@ local clock = os.clock
 -- mode name, the grid it runs on (1: prepared with the graph, 2: with the
 -- jump table), find_path options
 local MODES = { { "jps", 2, { algorithm = "jps" } }, { "subgoal", 1, nil },
-                { "jps_plus", 2, nil } }
+                { "jps_plus", 2, nil },
+                { "subgoal_corners", 1, { path = "corners" } },
+                { "jps_plus_corners", 2, { path = "corners" } } }
 local bad = false
 
 print(fmt("# %s; %d rounds, modes alternate round by round; every %d",
   jit and jit.version or _VERSION, rounds, every))
-print(fmt("%-16s %8s %6s %8s %6s %8s %8s %7s %8s %7s %8s %7s %8s %6s", "map",
-  "graph_ms", "B/tile", "jumps_ms", "B/tile", "subgoals", "jps_us", "jps_exp",
-  "sub_us", "sub_exp", "plus_us", "plus_ex", "auto", "ratio"))
+print(fmt("%-16s %8s %6s %8s %6s %8s %8s %7s %8s %7s %8s %7s %8s %8s %8s %6s %8s",
+  "map", "graph_ms", "B/tile", "jumps_ms", "B/tile", "subgoals", "jps_us",
+  "jps_exp", "sub_us", "sub_exp", "plus_us", "plus_ex", "sub_c", "plus_c",
+  "auto", "ratio", "auto_c"))
 
 -- the best of three builds: ms and the figures table
 local function build(grid, mode)
@@ -98,14 +104,15 @@ for _, path in ipairs(files) do
   local jms, jinfo = build(grids[2], "jumps")
   local best, exp = {}, {}
   for m = 1, #MODES do best[m], exp[m] = math.huge, 0 end
-  local out = {}
+  local outs = {} -- one reused path table per mode
   for m = 1, #MODES do
+    outs[m] = {}
     grids[MODES[m][2]]:find_path(S[1].sx, S[1].sy, S[1].gx, S[1].gy,
-                                 MODES[m][3], out)
+                                 MODES[m][3], outs[m])
   end
   for r = 1, rounds do
     for m = 1, #MODES do
-      local grid, opts = grids[MODES[m][2]], MODES[m][3]
+      local grid, opts, out = grids[MODES[m][2]], MODES[m][3], outs[m]
       local e, mism = 0, 0
       collectgarbage()
       local t0 = clock()
@@ -130,10 +137,12 @@ for _, path in ipairs(files) do
   -- what prepare's default ("auto") keeps on this map
   local auto = grids[1]:prepare("subgoal").algorithm
   local chosen = auto == "subgoal" and best[2] or best[3]
-  print(fmt("%-16s %8.2f %6.2f %8.2f %6.2f %8s %8.2f %7.1f %8.2f %7.1f %8.2f %7.1f %8s %6.3f",
+  local chosen_c = auto == "subgoal" and best[4] or best[5]
+  print(fmt("%-16s %8.2f %6.2f %8.2f %6.2f %8s %8.2f %7.1f %8.2f %7.1f %8.2f %7.1f %8.2f %8.2f %8s %6.3f %8.2f",
     name, gms, ginfo.bytes / (w * h), jms, jinfo.bytes / (w * h),
     ginfo.subgoals or "-", best[1] / n * 1e6, exp[1], best[2] / n * 1e6,
-    exp[2], best[3] / n * 1e6, exp[3], auto, chosen / best[1]))
+    exp[2], best[3] / n * 1e6, exp[3], best[4] / n * 1e6, best[5] / n * 1e6,
+    auto, chosen / best[1], chosen_c / n * 1e6))
   io.stdout:flush()
   grids[1]:close()
   grids[2]:close()

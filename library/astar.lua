@@ -69,6 +69,10 @@ local astar = {}
 ---| "auto" # the bucket queue where its order is the heap's (default)
 ---| "heap" # the binary heap always
 
+---@alias astar.PathForm
+---| "tiles"   # every tile of the path (default)
+---| "corners" # the start, every tile where the path turns, the goal
+
 ---@alias astar.Reason
 ---| "no_path"       # no goal can be reached
 ---| "start_blocked" # the start is blocked (for the unit class)
@@ -148,6 +152,7 @@ local astar = {}
 ---@field avoid? integer[] tiles blocked for this query only, flat `{x1, y1, x2, y2, ...}` (the start and goals never are)
 ---@field extra_cost? number[] costs added to tiles for this query only, flat `{x1, y1, c1, x2, y2, c2, ...}` (c finite, >= 0)
 ---@field landmarks? boolean `false`: do not use the grid's landmarks (`grid:prepare("landmarks", k)`) for this query (default `true`)
+---@field path? astar.PathForm `"corners"`: only the path's turns (same route and cost; each leg a straight or diagonal run); default `"tiles"`
 
 ---Options of `grid:next_step`: those of `find_path`, and `remember`.
 ---@class astar.NextStepOptions: astar.FindPathOptions

@@ -538,6 +538,17 @@ typedef struct astar_query {
    * meets something from is put on the open list), as JPS ran before it:
    * for benchmarks comparing the two (bench/cdriver.c "jps_classic"). */
   int jps_classic;
+  /* ---- corners (engine.c) ---- */
+  /* 1: the path walk (astar_path_last/prev, and astar_trail_prev once the
+   * search is done) gives only the path's corners: its first tile, every
+   * tile where the step changes (direction, or a link's jump), its last
+   * tile; r->corners counts them (r->length still counts every tile).
+   * Between two corners the path is a straight or diagonal run (one step
+   * of sign(dx), sign(dy) at a time; hex: in axial coordinates), or a
+   * link's jump.  The same cost and route as without; any-angle paths
+   * lose only waypoints in line with their neighbours.  A prepared
+   * subgoal graph writes its corners without unfolding every tile. */
+  int corners;
 } astar_query;
 
 enum { ASTAR_OPEN_AUTO = 0, ASTAR_OPEN_HEAP = 1 };
@@ -564,6 +575,7 @@ typedef struct astar_result {
                          ASTAR_ALGO_ASTAR or ASTAR_ALGO_JPS) */
   int landmarks;      /* 1: the A* loop's heuristic read landmarks */
   int bucket;         /* 1: the A* loop ran on its bucket queue */
+  uint32_t corners;   /* q->corners: corners on the path walk, else 0 */
 } astar_result;
 
 /*
@@ -750,6 +762,10 @@ typedef struct astar_trail {
 int astar_search_partial(const astar_search *s, astar_trail *t,
                          astar_result *r);
 int astar_trail_prev(const astar_search *s, astar_trail *t);
+/* As astar_trail_prev, but on to the previous corner (see q->corners):
+ * the tile before a change of step, or the start.  Lets a caller read a
+ * running search's partial path as corners. */
+int astar_trail_corner_prev(const astar_search *s, astar_trail *t);
 
 /* Capability table: whether q's algorithm takes q's options on g.
  * ASTAR_REFUSE_NONE, or the first reason it refuses (the binding words
@@ -932,7 +948,8 @@ typedef struct astar_batch_result {
   int outcome;            /* ASTAR_FOUND, ... */
   int partial;            /* a path to the closest tile (q->closest) */
   double cost;
-  uint32_t length;        /* tiles on the path, 0 when none */
+  uint32_t length;        /* tiles on the path (q->corners: corners),
+                             0 when none */
   uint32_t chunk, offset; /* where its path is (astar_batch_path) */
 } astar_batch_result;
 

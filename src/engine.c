@@ -76,6 +76,79 @@ void astar__finish(astar__run *R, int found, uint32_t end) {
   s->last_outcome = found ? ASTAR_FOUND : ASTAR_NO_PATH;
 }
 
+/* ---- corners ---- */
+
+/* Is the index step d one tile in one of the eight directions? */
+int astar__unit_step(const astar_search *s, int32_t d) {
+  int k;
+  for (k = 0; k < 8; k++)
+    if (s->offset[k] == d) return 1;
+  return 0;
+}
+
+static int32_t gcd32(int32_t a, int32_t b) {
+  while (b != 0) {
+    int32_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* The direction from tile a to tile b, reduced (a waypoint leg of any
+ * length), packed in one integer. */
+int64_t astar__direction(const astar_search *s, uint32_t a, uint32_t b) {
+  uint32_t stride = (uint32_t)s->stride;
+  int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
+  int32_t dy = (int32_t)(b / stride) - (int32_t)(a / stride);
+  int32_t k = gcd32(dx < 0 ? -dx : dx, dy < 0 ? -dy : dy);
+  if (k > 1) {
+    dx /= k;
+    dy /= k;
+  }
+  return (int64_t)dx * 131072 + dy;
+}
+
+void astar__path_corners(astar__run *R) {
+  astar_search *s = R->s;
+  uint32_t node, prev, kept, n = 1;
+  int32_t run = 0;
+  int64_t way = 0;
+  int waypoints = s->last_waypoints, regular = 0;
+  if (!R->q.corners || s->last_outcome != ASTAR_FOUND) return;
+  if (R->r.corners != 0) return; /* the engine wrote them */
+  node = prev = kept = s->last_goal;
+  /* walk back; a tile is a corner when the step into it differs from
+   * the step out of it (a link's jump: always).  Each corner's walk link
+   * (heap_pos, as any-angle waypoints) is written once the walk has left
+   * it behind. */
+  while (astar_path_prev(s, &prev)) {
+    int change;
+    if (waypoints) {
+      int64_t w = astar__direction(s, prev, node);
+      change = node == kept || w != way;
+      way = w;
+    } else {
+      int32_t d = (int32_t)node - (int32_t)prev;
+      change = node == kept || d != run || !regular;
+      if (d != run) regular = astar__unit_step(s, d);
+      run = d;
+    }
+    if (change && node != kept) {
+      s->heap_pos[kept] = node;
+      kept = node;
+      n++;
+    }
+    node = prev;
+  }
+  if (node != kept) {
+    s->heap_pos[kept] = node;
+    n++;
+  }
+  s->last_waypoints = 1;
+  R->r.corners = n;
+}
+
 int astar__engine_setup(astar__run *R) {
   const astar_grid *G = R->G;
   const astar_query *q = &R->q;

@@ -255,6 +255,7 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
     st = astar__loop_start(R);
   else
     st = astar__engine_setup(R);
+  if (st == 1) astar__path_corners(R);
   s->busy = 0;
   *r = R->r;
   if (st == 1) { /* the outcome is known without searching */
@@ -290,6 +291,7 @@ int astar_search_step(astar_search *s, const astar_grid *G,
   case ASTAR__ENGINE_THETA: st = astar__theta(R); break;
   default: st = astar__bidir(R); break;
   }
+  if (st == ASTAR_OK) astar__path_corners(R);
   s->busy = 0;
   *r = R->r;
   if (st == ASTAR__SUSPENDED) {
@@ -372,4 +374,33 @@ int astar_trail_prev(const astar_search *s, astar_trail *t) {
     return 1;
   default: return 0;
   }
+}
+
+/* ---- corners: a trail walked corner by corner ---- */
+
+int astar_trail_corner_prev(const astar_search *s, astar_trail *t) {
+  astar_trail a = *t, b;
+  if (!astar_trail_prev(s, &a)) return 0;
+  if (t->mode == ASTAR__TRAIL_PATH && s->last_waypoints) {
+    int64_t w = astar__direction(s, a.node, t->node);
+    for (;;) { /* on while the legs keep the direction */
+      b = a;
+      if (!astar_trail_prev(s, &b) ||
+          astar__direction(s, b.node, a.node) != w)
+        break;
+      a = b;
+    }
+  } else {
+    int32_t d = (int32_t)t->node - (int32_t)a.node;
+    if (astar__unit_step(s, d)) {
+      for (;;) { /* on while the steps repeat (a link's jump: one) */
+        b = a;
+        if (!astar_trail_prev(s, &b) || (int32_t)a.node - (int32_t)b.node != d)
+          break;
+        a = b;
+      }
+    }
+  }
+  *t = a;
+  return 1;
 }

@@ -765,6 +765,15 @@ int astar__tile_value(astar__run *S, uint32_t v, double *out);
 int astar__callback_moves(astar__run *S, uint32_t u, unsigned *moves);
 /* Records the end of a search in the context (the path walk's state). */
 void astar__finish(astar__run *R, int found, uint32_t end);
+/* ---- corners (engine.c) ---- */
+/* With R->q.corners and a path found: relinks the context's path walk to
+ * the path's corners (unless the engine wrote them: R->r.corners != 0)
+ * and sets R->r.corners. */
+void astar__path_corners(astar__run *R);
+/* Is the index step d one tile in one of the eight directions? */
+int astar__unit_step(const astar_search *s, int32_t d);
+/* The direction from tile a to tile b, reduced to lowest terms, packed. */
+int64_t astar__direction(const astar_search *s, uint32_t a, uint32_t b);
 
 /* ---- bit words (jps.c, subgoal.c, subgoal_search.c) ----
  * The lowest set bit's index, the count of leading zeros, the highest set

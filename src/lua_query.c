@@ -41,13 +41,13 @@ static const char *const query_keys[] = {
     "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
     "max_length", "max_nodes", "closest", "leave_blocked_start",
     "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
-    "extra_cost", "landmarks", "open_list", NULL};
+    "extra_cost", "landmarks", "open_list", "path", NULL};
 static const char *const next_step_keys[] = {
     "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
     "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
     "max_length", "max_nodes", "closest", "leave_blocked_start",
     "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
-    "extra_cost", "landmarks", "open_list", "remember", NULL};
+    "extra_cost", "landmarks", "open_list", "path", "remember", NULL};
 
 /* Algorithms by name: each one is a setting of the core's engine.  Add a
  * row to add a name (weight: the default weight it implies, 0 = 1). */
@@ -82,6 +82,8 @@ static const char *const tie_names[] = {"larger_g", "straight", "random",
 #define TIE_LIST "'larger_g', 'straight', 'random'"
 static const char *const open_list_names[] = {"auto", "heap", NULL};
 #define OPEN_LIST_LIST "'auto', 'heap'"
+static const char *const path_names[] = {"tiles", "corners", NULL};
+#define PATH_LIST "'tiles', 'corners'"
 
 #define DEFAULT_BEAM_WIDTH 1000
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact on every runtime */
@@ -503,6 +505,7 @@ static void read_options(lua_State *L, int arg, const char *fname,
                     ASTAR_TIES_LARGER_G);
   q->open_list = la_enum(L, arg, fname, "open_list", open_list_names,
                          OPEN_LIST_LIST, ASTAR_OPEN_AUTO);
+  q->corners = la_enum(L, arg, fname, "path", path_names, PATH_LIST, 0);
   w = int_option(L, arg, fname, "seed", 0, MAX_SEED, 0);
   q->seed = (uint64_t)w;
   w = int_option(L, arg, fname, "beam_width", 1, 2147483647.0,
@@ -844,7 +847,8 @@ static int read_path(lua_State *L, void *p) {
   const astar_search *s = Q->ctx;
   const astar_grid *g = Q->map;
   uint32_t node;
-  lua_Integer i, len = 2 * (lua_Integer)Q->r.length;
+  lua_Integer i, len = 2 * (lua_Integer)(Q->r.corners != 0 ? Q->r.corners
+                                                              : Q->r.length);
   if (lua_istable(L, 2)) lq_explored_table(L, 2, s);
   if (lua_istable(L, 1))
     lua_pushvalue(L, 1);
@@ -1053,6 +1057,7 @@ static int next_step(lua_State *L, int snapshot) {
     g = read_query(L, "next_step", &Q, next_step_keys);
     keep = keep && rememberable(&Q);
   }
+  Q.q.corners = 0; /* one step: read off the tile path (`path` is moot) */
   if (keep && memory_fits(&Q.ud->memory, g, &Q.q)) {
     lg_memory *m = &Q.ud->memory;
     long k = memory_find(m, Q.q.sx, Q.q.sy);

@@ -297,6 +297,8 @@ typedef struct trail_read {
   lsliced *s;
   astar_trail t;
   uint32_t length;
+  int corners; /* walk corner by corner (a running search's partial path
+                  with the path = "corners" option) */
 } trail_read;
 
 /* In protected mode, the query busy: the path into the table at 1 (or a
@@ -320,7 +322,8 @@ static int read_trail(lua_State *L, void *p) {
     lua_pushinteger(L, (lua_Integer)(node / stride));
     lua_rawseti(L, -2, (int)i);
     i -= 2;
-  } while (astar_trail_prev(c, &T->t));
+  } while (T->corners ? astar_trail_corner_prev(c, &T->t)
+                      : astar_trail_prev(c, &T->t));
   if (lua_istable(L, 1)) lq_clear_from(L, lua_gettop(L), len);
   return 1;
 }
@@ -337,6 +340,15 @@ int lqo_push_path(lua_State *L, lsliced *s, int partial, int out) {
   if (!astar_search_partial(s->ctx, &T.t, &r)) return 0;
   T.s = s;
   T.length = r.length;
+  T.corners = 0;
+  if (r.corners != 0) { /* the core's walk gives the corners */
+    T.length = r.corners;
+  } else if (s->Q.q.corners) { /* a partial path: count its corners */
+    astar_trail w = T.t;
+    T.corners = 1;
+    T.length = 1;
+    while (astar_trail_corner_prev(s->ctx, &w)) T.length++;
+  }
   s->busy++;
   lg_protect(L, &pc, read_trail, &T);
   if (out != 0)

@@ -216,10 +216,11 @@ int astar__subgoal_start(astar__run *R) {
 
 /* The direction of the step (sign dx, sign dy). */
 static unsigned dir_of(int dx, int dy) {
-  unsigned d;
-  for (d = 0; d < 8; d++)
-    if (astar_dir_dx[d] == dx && astar_dir_dy[d] == dy) return d;
-  return 0;
+  /* by (dy + 1) * 3 + dx + 1: NW N NE, W - E, SW S SE (astar.h's order) */
+  static const unsigned char by_sign[9] = {ASTAR_NW, ASTAR_N, ASTAR_NE,
+                                           ASTAR_W,  0,       ASTAR_E,
+                                           ASTAR_SW, ASTAR_S, ASTAR_SE};
+  return by_sign[(dy + 1) * 3 + dx + 1];
 }
 
 /* Can one step in direction d leave tile t (corner rule included)? */
@@ -258,18 +259,48 @@ static uint32_t via_of(const astar__run *R, uint32_t a, uint32_t b) {
     return NONE;
   ia = astar__subgoal_id(sg, a);
   ib = astar__subgoal_id(sg, b);
+  /* edges come both ways with the same via: scan the shorter list */
+  if (sg->first[ib + 1] - sg->first[ib] < sg->first[ia + 1] - sg->first[ia]) {
+    uint32_t t = ia;
+    ia = ib;
+    ib = t;
+  }
   for (e = sg->first[ia]; e < sg->first[ia + 1]; e++)
     if (sg->adj[e] == ib) return sg->via[e];
   return NONE;
 }
 
+/* The corners of a path being written forwards (q->corners): the last
+ * corner kept, the run going on from it (its direction and the tile it
+ * has reached), how many corners so far.  A corner's walk link (heap_pos)
+ * names the corner before it. */
+typedef struct {
+  uint32_t kept, tip, n;
+  unsigned dir; /* 8: no run yet */
+  double cost;  /* an open tile's cost (uniform) */
+} corner_writer;
+
+/* n steps in direction d onwards from the tip. */
+static void corner_run(astar__run *R, corner_writer *w, unsigned d,
+                       int32_t n) {
+  if (n == 0) return;
+  if (d != w->dir && w->dir != 8u) { /* the tip turns: a corner */
+    R->s->heap_pos[w->tip] = w->kept;
+    w->kept = w->tip;
+    w->n++;
+  }
+  w->dir = d;
+  w->tip = (uint32_t)((int32_t)w->tip + n * R->G->offset[d]);
+}
+
 /* One edge a -> b into tiles: the diagonal steps first when that way is
  * open, else the straight ones first (the ways a scan finds), else
  * through the contracted subgoal the edge was added for.  Writes each
- * tile's step direction and sums the cost.  Each split halves nothing
- * but shortens both parts, so the depth is below the edge's length. */
+ * tile's step direction (or with w, the edge's runs as corners) and sums
+ * the cost.  Each split halves nothing but shortens both parts, so the
+ * depth is below the edge's length. */
 static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
-                        uint32_t *len) {
+                        uint32_t *len, corner_writer *w) {
   const astar_grid *G = R->G;
   uint32_t stride = (uint32_t)G->stride, *stamp = R->s->stamp;
   int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
@@ -283,8 +314,8 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
   int32_t n1 = nd, n2 = ns, k;
   uint32_t t = a, c = via_of(R, a, b);
   if (c != NONE) { /* a shortcut: through the subgoal it was added for */
-    unfold_edge(R, a, c, g, len);
-    unfold_edge(R, c, b, g, len);
+    unfold_edge(R, a, c, g, len, w);
+    unfold_edge(R, c, b, g, len, w);
     return;
   }
   if (!way_open(R, a, dd, nd, ds, ns)) {
@@ -292,6 +323,18 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
     second = dd;
     n1 = ns;
     n2 = nd;
+  }
+  if (w != NULL) { /* corners: the costs are uniform (every open tile
+                      costs what the start does), summed step by step in
+                      the same order */
+    double c1 = G->step_length[first] * w->cost;
+    double c2 = G->step_length[second] * w->cost;
+    for (k = 0; k < n1; k++) *g += c1;
+    for (k = 0; k < n2; k++) *g += c2;
+    *len += (uint32_t)(n1 + n2);
+    corner_run(R, w, first, n1);
+    corner_run(R, w, second, n2);
+    return;
   }
   for (k = 0; k < n1 + n2; k++) {
     unsigned d = k < n1 ? first : second;
@@ -306,6 +349,7 @@ static void unfold(astar__run *R) {
   uint32_t *link = R->s->heap_pos;
   uint32_t v = R->goal, child = NONE, cur, len = 1;
   double g = 0.0;
+  corner_writer cw, *w = NULL;
   while (v != R->start) {
     uint32_t p = link[v];
     link[v] = child;
@@ -313,8 +357,21 @@ static void unfold(astar__run *R) {
     v = p;
   }
   link[R->start] = child;
-  for (cur = R->start; cur != R->goal; cur = link[cur])
-    unfold_edge(R, cur, link[cur], &g, &len);
+  cw.kept = cw.tip = R->start;
+  cw.n = 1;
+  cw.dir = 8u;
+  cw.cost = (double)R->J.cost[R->start];
+  if (R->q.corners) w = &cw;
+  for (cur = R->start; cur != R->goal;) {
+    uint32_t next = link[cur]; /* read before a corner's link overwrites it */
+    unfold_edge(R, cur, next, &g, &len, w);
+    cur = next;
+  }
+  if (w != NULL) { /* the goal: the last corner */
+    R->s->heap_pos[R->goal] = cw.kept;
+    R->r.corners = cw.n + 1;
+    R->s->last_waypoints = 1;
+  }
   R->r.cost = g;
   R->r.length = len;
 }

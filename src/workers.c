@@ -190,7 +190,7 @@ static int run_chunk(astar_batch *b, uint32_t c, astar_search *s,
     out->cost = r.cost;
     out->length = 0;
     if (st == ASTAR_OK && (r.outcome == ASTAR_FOUND || r.partial))
-      st = keep_path(b, c, s, out, r.length);
+      st = keep_path(b, c, s, out, r.corners != 0 ? r.corners : r.length);
     if (st != ASTAR_OK) {
       out->outcome = ASTAR_NO_PATH;
       out->partial = 0;

@@ -93,6 +93,7 @@ function astar.path_of(r, i, out) end
 ---@field avoid? integer[] `find_path`/`next_step` only: tiles blocked for this query, flat `{x1, y1, ...}`
 ---@field extra_cost? number[] `find_path`/`next_step` only: costs added for this query, flat `{x1, y1, c1, ...}`
 ---@field landmarks? boolean accepted for symmetry with `find_path`; a snapshot holds no landmarks
+---@field path? astar.PathForm `"corners"`: only the path's turns (batches: `r.length[i]` counts corners); default `"tiles"`
 
 ---A snapshot (userdata): a holder of an immutable copy of a grid. Methods
 ---raise `"<method>: the snapshot is closed"` after `close`.

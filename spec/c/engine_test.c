@@ -569,6 +569,115 @@ static void check_partial(void) {
   astar_grid_release(&g);
 }
 
+/* ---- corners (q.corners) ---- */
+
+/* The tile walk of s's last path, start first, into xy (2 per tile);
+ * returns the tiles. */
+static uint32_t walk_xy(const astar_search *s, const astar_grid *g,
+                        int32_t *xy, uint32_t cap) {
+  uint32_t node = astar_path_last(s), n = 0, i;
+  do {
+    if (n == cap) return 0;
+    astar_xy(g, node, &xy[2 * n], &xy[2 * n + 1]);
+    n++;
+  } while (astar_path_prev(s, &node));
+  for (i = 0; i < n / 2; i++) { /* start first */
+    int32_t tx = xy[2 * i], ty = xy[2 * i + 1];
+    xy[2 * i] = xy[2 * (n - 1 - i)];
+    xy[2 * i + 1] = xy[2 * (n - 1 - i) + 1];
+    xy[2 * (n - 1 - i)] = tx;
+    xy[2 * (n - 1 - i) + 1] = ty;
+  }
+  return n;
+}
+
+/* Do the corners c (nc) expand, by steps of sign(dx), sign(dy), into
+ * exactly the tiles t (nt), each corner a turn? */
+static int corners_match(const int32_t *c, uint32_t nc, const int32_t *t,
+                         uint32_t nt) {
+  uint32_t i, k = 0;
+  if (nc == 0 || c[0] != t[0] || c[1] != t[1]) return 0;
+  for (i = 1; i < nc; i++) {
+    int32_t x = c[2 * i - 2], y = c[2 * i - 1];
+    int32_t dx = c[2 * i] - x, dy = c[2 * i + 1] - y;
+    int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    if ((dx == 0 && dy == 0) || (dx != 0 && dy != 0 && abs(dx) != abs(dy)))
+      return 0;
+    if (i >= 2) { /* a turn at the corner before */
+      int32_t px = c[2 * i - 4], py = c[2 * i - 3];
+      int32_t qx = (x > px) - (x < px), qy = (y > py) - (y < py);
+      if (qx == sx && qy == sy) return 0;
+    }
+    while (x != c[2 * i] || y != c[2 * i + 1]) {
+      x += sx;
+      y += sy;
+      k++;
+      if (k >= nt || t[2 * k] != x || t[2 * k + 1] != y) return 0;
+    }
+  }
+  return k + 1 == nt;
+}
+
+static void check_corners(void) {
+  astar_grid g;
+  astar_search s;
+  astar_query q;
+  astar_result r1, r2;
+  static int32_t tiles[2 * 4096], corners[2 * 4096];
+  int32_t x, y;
+  int a, pass, bad = 0, runs = 0, refusal, graph_runs = 0;
+  astar_grid_zero(&g);
+  astar_grid_init(&g, 48, 40, test_alloc, NULL);
+  astar_search_init(&s, test_alloc, NULL);
+  for (y = 0; y < 40; y++)
+    for (x = 0; x < 48; x++)
+      if ((x * 7 + y * 11) % 13 == 0 || (x == 20 && y > 3))
+        astar_grid_set_blocked(&g, x, y, 1);
+  for (pass = 0; pass < 2; pass++) {
+    astar_grid_prepare(&g, ASTAR_ALL_UNITS, ASTAR_PREPARE_ZONES);
+    if (pass == 1 && astar_subgoal_build(&g, 0, &refusal) != ASTAR_OK) bad++;
+    for (a = ASTAR_ALGO_AUTO; a <= ASTAR_ALGO_BIDIR_BFS; a++) {
+      int i;
+      if (a == ASTAR_ALGO_IDA) continue; /* too slow on this map */
+      for (i = 0; i < 6; i++) {
+        uint32_t nt, nc = 0, node;
+        astar_query_defaults(&q);
+        q.algorithm = a;
+        q.sx = (i * 5) % 19;
+        q.sy = 1 + (i * 7) % 37;
+        q.gx = 47 - (i * 3) % 20;
+        q.gy = (i * 11) % 39;
+        astar_grid_set_blocked(&g, q.sx, q.sy, 0);
+        astar_grid_set_blocked(&g, q.gx, q.gy, 0);
+        astar_grid_prepare(&g, ASTAR_ALL_UNITS, ASTAR_PREPARE_ZONES);
+        if (pass == 1) astar_subgoal_build(&g, 0, &refusal);
+        if (astar_find_path(&s, &g, &q, &r1) != ASTAR_OK) continue;
+        if (r1.outcome != ASTAR_FOUND) continue;
+        nt = walk_xy(&s, &g, tiles, 4096);
+        q.corners = 1;
+        if (astar_find_path(&s, &g, &q, &r2) != ASTAR_OK ||
+            r2.outcome != ASTAR_FOUND || r2.cost != r1.cost ||
+            r2.length != r1.length || r2.algorithm != r1.algorithm) {
+          bad++;
+          continue;
+        }
+        node = astar_path_last(&s);
+        do nc++; while (astar_path_prev(&s, &node));
+        if (nc != r2.corners || walk_xy(&s, &g, corners, 4096) != nc ||
+            !corners_match(corners, nc, tiles, nt))
+          bad++;
+        runs++;
+        if (r2.algorithm == ASTAR_ALGO_SUBGOAL) graph_runs++;
+      }
+    }
+  }
+  ok(bad == 0 && runs > 40 && graph_runs > 3, "%s",
+     "q.corners: the corners expand to the tile path, same cost and length "
+     "(every algorithm, with and without a subgoal graph)");
+  astar_search_release(&s);
+  astar_grid_release(&g);
+}
+
 int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : "../shared/maps";
   DIR *d = opendir(dir);
@@ -576,6 +685,7 @@ int main(int argc, char **argv) {
   int n = 0, k;
   check_untouched();
   check_partial();
+  check_corners();
   if (d == NULL) {
     if (getenv("ASTAR_REQUIRE_MAPS") != NULL) {
       ok(0, "%s: the MovingAI maps are required here", dir);
