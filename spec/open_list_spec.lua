@@ -198,4 +198,39 @@ describe("open_list", function()
     g:find_path(1, 1, 64, 64, { algorithm = "astar" })
     assert.are.equal(after, g:memory()) -- warm: nothing more
   end)
+  it("holds what the largest one search needed, not more as searches go by",
+    function()
+    -- The buckets share one pool of blocks that every search takes back
+    -- whole, so a grid that ran many searches holds exactly what the
+    -- neediest of them alone makes it hold (separate arrays per bucket
+    -- grew to the sum of each one's own largest instead).
+    local rng, W = helpers.rng(4242), 64
+    local blocked = {}
+    for k = 1, math.floor(W * W / 5) do
+      blocked[k] = { rng:int(1, W), rng:int(1, W) }
+    end
+    local function make()
+      local g = astar.new(W, W)
+      for _, t in ipairs(blocked) do g:set_blocked(t[1], t[2], true) end
+      g:find_path(1, 1, 1, 1, { algorithm = "astar" }) -- the context
+      return g
+    end
+    local queries = {}
+    for k = 1, helpers.cases(60) do
+      queries[k] = { rng:int(1, W), rng:int(1, W), rng:int(1, W), rng:int(1, W) }
+    end
+    local all, out, found, neediest = make(), {}, 0, 0
+    local base = all:memory()
+    for _, q in ipairs(queries) do
+      if all:find_path(q[1], q[2], q[3], q[4], { algorithm = "astar" }, out) then
+        found = found + 1
+      end
+      local one = make()
+      one:find_path(q[1], q[2], q[3], q[4], { algorithm = "astar" }, out)
+      neediest = math.max(neediest, one:memory())
+    end
+    assert.is_true(found >= #queries / 2, found)
+    assert.is_true(neediest > base, "the searches used the queue")
+    assert.are.equal(neediest, all:memory())
+  end)
 end)

@@ -7,10 +7,12 @@
  * come off in another order than the heap's.
  *
  * Layout (the context owns it, astar__radix in internal.h):
- *  - bucket i (1..64) holds the entries whose key first differs from
+ *  - bucket i (1..) holds the entries whose key first differs from
  *    `last` (the key last taken) at bit i - 1, so keys only move down
  *    buckets, each at most 64 times; `used` has bit i - 1 set while
  *    bucket i is not empty;
+ *    Its entries sit in a chain of blocks taken from one pool; a refill
+ *    gives them back, a new search takes the whole pool back;
  *  - bucket 0 holds the keys equal to last, as a stack sorted by g (the
  *    largest on top).  The nodes an expansion adds at the same key have a
  *    larger g than every node left there (steps cost more than nothing),
@@ -46,6 +48,13 @@ static inline unsigned astar__low_bit64(uint64_t x) {
 }
 #endif
 
+/* The push runs once per generated node: inlined into the loop. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ASTAR__HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define ASTAR__HOT_INLINE static inline
+#endif
+
 #define ASTAR__RADIX_DIGIT (((uint64_t)1 << ASTAR__RADIX_BITS) - 1)
 
 /* Bucket 0: key at most last; else level l (the highest group of BITS
@@ -72,7 +81,8 @@ static inline unsigned astar__radix_lowest(const astar__radix *R) {
   return 0;
 }
 
-/* Empties the queue for a new search (the buckets that hold entries). */
+/* Empties the queue for a new search (the buckets that hold entries):
+ * every block of the pool is free again. */
 static inline void astar__radix_reset(astar__radix *R, uint64_t key) {
   unsigned i;
   R->n[0] = 0;
@@ -80,29 +90,56 @@ static inline void astar__radix_reset(astar__radix *R, uint64_t key) {
     R->n[i] = 0;
     R->used[i / 64] &= ~((uint64_t)1 << (i % 64));
   }
+  R->top = 0;
+  R->free = ASTAR__RADIX_NONE;
   R->last = key;
+}
+
+/* Puts a new block on top of bucket i's chain (out of the hot path). */
+static int astar__radix_take(astar_search *s, astar__radix *R, unsigned i) {
+  uint32_t blk = R->free;
+  if (blk != ASTAR__RADIX_NONE) {
+    R->free = R->link[blk];
+  } else {
+    if ((R->top >= R->pool_cap || R->top >= R->link_cap) &&
+        astar__radix_more(s, R) != ASTAR_OK)
+      return ASTAR_ENOMEM;
+    blk = R->top++;
+  }
+  R->link[blk] = R->head[i]; /* (meaningless when the bucket was empty) */
+  R->head[i] = blk;
+  return ASTAR_OK;
+}
+
+/* Appends e to bucket i (> 0), taking a block when the newest is full. */
+ASTAR__HOT_INLINE int astar__radix_put(astar_search *s, astar__radix *R,
+                                   unsigned i, astar_heap_entry e) {
+  size_t k = R->n[i] & (ASTAR__RADIX_BLOCK - 1);
+  if (k == 0 && astar__radix_take(s, R, i) != ASTAR_OK) return ASTAR_ENOMEM;
+  R->pool[R->head[i]].e[k] = e;
+  R->n[i]++;
+  astar__radix_mark(R, i);
+  return ASTAR_OK;
 }
 
 /* Puts e on the queue; base: the size of bucket 0 when the node being
  * expanded came off (the entries above it are this expansion's). */
-static inline int astar__radix_push(astar_search *s, astar__radix *R,
+ASTAR__HOT_INLINE int astar__radix_push(astar_search *s, astar__radix *R,
                                     astar_heap_entry e, size_t base) {
   unsigned i = astar__bucket_of(e.key, R->last);
-  size_t k = R->n[i];
-  if (k == R->cap[i] && astar__radix_grow(s, R, i) != ASTAR_OK)
+  size_t k;
+  astar_heap_entry *b;
+  if (i != 0) return astar__radix_put(s, R, i, e);
+  k = R->n[0];
+  if (k == R->cap0 && astar__radix_grow(s, R) != ASTAR_OK)
     return ASTAR_ENOMEM;
-  if (i == 0) {
-    astar_heap_entry *b = R->b[0];
-    while (k > base && b[k - 1].g > e.g) {
-      b[k] = b[k - 1];
-      k--;
-    }
-    b[k] = e;
-  } else {
-    R->b[i][k] = e;
-    astar__radix_mark(R, i);
+  b = R->b0;
+  while (k > base && b[k - 1].g > e.g) {
+    b[k] = b[k - 1];
+    k--;
   }
-  R->n[i]++;
+  b[k] = e;
+  R->n[0]++;
   return ASTAR_OK;
 }
 
@@ -162,32 +199,55 @@ static void astar__radix_sort(astar_heap_entry *b, size_t n) {
   }
 }
 
+/* The number of entries in the block of a chain that has `left` entries
+ * in it and its older blocks: the newest holds the remainder. */
+#define ASTAR__RADIX_IN_BLOCK(left) \
+  ((((left) - 1) & (size_t)(ASTAR__RADIX_BLOCK - 1)) + 1)
+
 /* Bucket 0 ran dry: the least live key of the lowest bucket becomes last
  * and that bucket's live entries move down (the least ones to bucket 0,
- * then sorted by g).  Stale entries are dropped on the way. */
+ * then sorted by g).  They are gathered in bucket 0's empty array first,
+ * the blocks going back to the pool as they are read; stale entries are
+ * dropped on the way. */
 static int astar__radix_refill(astar_search *s, astar__radix *R,
                                const uint32_t *stamp) {
   unsigned i = astar__radix_lowest(R), j;
-  astar_heap_entry *b = R->b[i];
-  size_t n = R->n[i], k, w = 0;
+  size_t n = R->n[i], left, cnt, k, m = 0, w = 0;
+  uint32_t blk, next;
   uint64_t least = UINT64_MAX;
-  for (k = 0; k < n; k++) {
-    if (!astar__radix_live(R, stamp, &b[k])) continue;
-    if (b[k].key < least) least = b[k].key;
-    b[w++] = b[k];
+  if (n > R->cap0) { /* room for all of them */
+    void *p = R->b0;
+    if (astar__grow(s->alloc, s->alloc_ud, &p, &R->cap0, n,
+                    sizeof(astar_heap_entry), 64) != ASTAR_OK)
+      return ASTAR_ENOMEM;
+    R->b0 = p;
+  }
+  for (left = n, blk = R->head[i]; left > 0; left -= cnt, blk = next) {
+    const astar_heap_entry *b = R->pool[blk].e;
+    cnt = ASTAR__RADIX_IN_BLOCK(left);
+    next = R->link[blk];
+    for (k = 0; k < cnt; k++) {
+      if (!astar__radix_live(R, stamp, &b[k])) continue;
+      if (b[k].key < least) least = b[k].key;
+      R->b0[m++] = b[k];
+    }
+    R->link[blk] = R->free; /* read: back to the pool */
+    R->free = blk;
   }
   R->n[i] = 0;
   R->used[i / 64] &= ~((uint64_t)1 << (i % 64));
-  if (w == 0) return ASTAR_OK;
+  if (m == 0) return ASTAR_OK;
   R->last = least;
-  for (k = 0; k < w; k++) {
-    j = astar__bucket_of(b[k].key, least); /* below i */
-    if (R->n[j] == R->cap[j] && astar__radix_grow(s, R, j) != ASTAR_OK)
+  for (k = 0; k < m; k++) {
+    astar_heap_entry e = R->b0[k];
+    j = astar__bucket_of(e.key, least); /* below i */
+    if (j == 0)
+      R->b0[w++] = e;
+    else if (astar__radix_put(s, R, j, e) != ASTAR_OK)
       return ASTAR_ENOMEM;
-    R->b[j][R->n[j]++] = b[k];
-    if (j != 0) astar__radix_mark(R, j);
   }
-  if (R->n[0] > 1) astar__radix_sort(R->b[0], R->n[0]);
+  R->n[0] = w;
+  if (w > 1) astar__radix_sort(R->b0, w);
   return ASTAR_OK;
 }
 
@@ -198,7 +258,7 @@ static inline int astar__radix_pop(astar_search *s, astar__radix *R,
                                    astar_heap_entry *e) {
   for (;;) {
     while (R->n[0] > 0) {
-      *e = R->b[0][--R->n[0]];
+      *e = R->b0[--R->n[0]];
       if (astar__radix_live(R, stamp, e)) return 1;
     }
     if (astar__radix_lowest(R) == 0) return 0;

@@ -104,9 +104,9 @@ void astar_search_release(astar_search *s) {
     ctx_free(s, s->graphx, 1, sizeof(astar__graphx));
   }
   if (s->radix != NULL) {
-    unsigned i;
-    for (i = 0; i < ASTAR__RADIX_BUCKETS; i++)
-      ctx_free(s, s->radix->b[i], s->radix->cap[i], sizeof(astar_heap_entry));
+    ctx_free(s, s->radix->b0, s->radix->cap0, sizeof(astar_heap_entry));
+    ctx_free(s, s->radix->pool, s->radix->pool_cap, sizeof(astar__radix_block));
+    ctx_free(s, s->radix->link, s->radix->link_cap, sizeof(uint32_t));
     ctx_free(s, s->radix, 1, sizeof(astar__radix));
   }
   ctx_free(s, s->run, 1, sizeof(astar__run));
@@ -148,11 +148,12 @@ size_t astar_search_memory(const astar_search *s) {
     if (m->gb != NULL) total += n * sizeof(double);
   }
   if (s->radix != NULL) {
-    unsigned i;
+    const astar__radix *R = s->radix;
     total += sizeof(astar__radix);
-    if (s->radix->g != NULL) total += n * sizeof(double);
-    for (i = 0; i < ASTAR__RADIX_BUCKETS; i++)
-      total += s->radix->cap[i] * sizeof(astar_heap_entry);
+    if (R->g != NULL) total += n * sizeof(double);
+    total += R->cap0 * sizeof(astar_heap_entry) +
+             R->pool_cap * sizeof(astar__radix_block) +
+             R->link_cap * sizeof(uint32_t);
   }
   if (s->graphx != NULL) {
     const astar__graphx *gx = s->graphx;
@@ -216,6 +217,7 @@ int astar__context_radix(astar_search *s) {
     if ((s->radix = ctx_alloc(s, 1, sizeof(astar__radix))) == NULL)
       return ASTAR_ENOMEM;
     memset(s->radix, 0, sizeof(astar__radix));
+    s->radix->free = ASTAR__RADIX_NONE;
   }
   if (s->radix->g == NULL &&
       (s->radix->g = ctx_alloc(s, s->ntiles, sizeof(double))) == NULL)
@@ -223,11 +225,28 @@ int astar__context_radix(astar_search *s) {
   return ASTAR_OK;
 }
 
-int astar__radix_grow(astar_search *s, astar__radix *R, unsigned i) {
-  void *p = R->b[i];
-  int st = astar__grow(s->alloc, s->alloc_ud, &p, &R->cap[i], R->cap[i] + 1,
+int astar__radix_grow(astar_search *s, astar__radix *R) {
+  void *p = R->b0;
+  int st = astar__grow(s->alloc, s->alloc_ud, &p, &R->cap0, R->cap0 + 1,
                        sizeof(astar_heap_entry), 64);
-  R->b[i] = p;
+  R->b0 = p;
+  return st;
+}
+
+int astar__radix_more(astar_search *s, astar__radix *R) {
+  size_t need = (size_t)R->top + 1;
+  void *p = R->pool;
+  int st;
+  if (need > ASTAR__RADIX_NONE) return ASTAR_ENOMEM; /* block ids: 32 bits */
+  st = astar__grow(s->alloc, s->alloc_ud, &p, &R->pool_cap, need,
+                   sizeof(astar__radix_block), 8);
+  R->pool = p;
+  if (st != ASTAR_OK) return st;
+  p = R->link; /* as many links as blocks (a failure leaves the pool
+                  larger: only blocks with a link are handed out) */
+  st = astar__grow(s->alloc, s->alloc_ud, &p, &R->link_cap, R->pool_cap,
+                   sizeof(uint32_t), 8);
+  R->link = p;
   return st;
 }
 

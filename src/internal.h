@@ -416,24 +416,44 @@ typedef struct astar__via {
 } astar__via;
 int astar__context_via(astar_search *s);
 
-/* The bucket queue of the A* loop (bucket.h): per tile an open node's g,
- * and 65 buckets of entries (grown as needed, kept between searches). */
+/* The bucket queue of the A* loop (bucket.h): per tile an open node's g;
+ * bucket 0 one array, kept sorted; buckets 1.. chains of blocks of
+ * ASTAR__RADIX_BLOCK entries from one pool.  A new search hands the whole
+ * pool out again, so it holds what one search needed at most (not the
+ * sum over buckets of each one's largest, as separate arrays would). */
 #ifndef ASTAR__RADIX_BITS
 #define ASTAR__RADIX_BITS 4 /* bits of a key per level */
 #endif
 #define ASTAR__RADIX_BUCKETS ((64 / ASTAR__RADIX_BITS) << ASTAR__RADIX_BITS)
 #define ASTAR__RADIX_WORDS (ASTAR__RADIX_BUCKETS / 64)
+#define ASTAR__RADIX_BLOCK 256u /* entries per block (a power of two) */
+#define ASTAR__RADIX_NONE UINT32_MAX /* no block */
+typedef struct astar__radix_block {
+  astar_heap_entry e[ASTAR__RADIX_BLOCK];
+} astar__radix_block;
 typedef struct astar__radix {
   double *g;                 /* ntiles */
-  astar_heap_entry *b[ASTAR__RADIX_BUCKETS];
-  size_t n[ASTAR__RADIX_BUCKETS], cap[ASTAR__RADIX_BUCKETS];
+  astar_heap_entry *b0;      /* bucket 0, cap0 entries */
+  size_t cap0;
+  size_t n[ASTAR__RADIX_BUCKETS]; /* entries per bucket */
+  uint32_t head[ASTAR__RADIX_BUCKETS]; /* bucket i's newest block: it holds
+                                the last ((n - 1) % BLOCK) + 1 entries,
+                                the older ones (link) are full */
+  astar__radix_block *pool;  /* pool_cap blocks */
+  uint32_t *link;            /* link_cap: a block's older one, or the
+                                next free block */
+  size_t pool_cap, link_cap;
+  uint32_t top;              /* blocks handed out since the reset */
+  uint32_t free;             /* blocks given back, or ASTAR__RADIX_NONE */
   uint64_t last;             /* the key last taken (bucket 0's) */
   uint64_t used[ASTAR__RADIX_WORDS]; /* bit i: bucket i (> 0) not empty */
 } astar__radix;
 /* Makes the bucket queue (and its per-tile g) of s. */
 int astar__context_radix(astar_search *s);
-/* Grows bucket i by at least one entry. */
-int astar__radix_grow(astar_search *s, astar__radix *R, unsigned i);
+/* Grows bucket 0 by at least one entry. */
+int astar__radix_grow(astar_search *s, astar__radix *R);
+/* Grows the pool by at least one block. */
+int astar__radix_more(astar_search *s, astar__radix *R);
 
 /* Sizes the per-tile arrays for a map of ntiles tiles (stamps, heap
  * positions, the first heap); a context last sized for another map
