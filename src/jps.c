@@ -27,6 +27,14 @@
 #include <math.h>
 #include <string.h>
 
+#if defined(__GNUC__) || defined(__clang__)
+/* the jumps and gen are called from several places: inlined into each
+ * (the search loop is where the time goes) */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 #define NONE UINT32_MAX
 #define LOW63 (~(uint64_t)0 >> 1)
 
@@ -155,8 +163,9 @@ static inline int pass_at(const uint64_t *bm, uint32_t t) {
   return (int)((bm[t >> 6] >> (t & 63u)) & 1u);
 }
 
-static uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
-                              uint32_t it, uint32_t *steps);
+static ALWAYS_INLINE uint32_t jump_straight(const planes *P, unsigned d,
+                                           uint32_t i, uint32_t it,
+                                           uint32_t *steps);
 
 static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
                        uint32_t *jt) {
@@ -295,8 +304,9 @@ static inline uint32_t jump_table(const planes *P, unsigned d, uint32_t i,
 /* Straight jump d from tile i (it: i's index in the column-major copy,
  * (i % row stride) * column stride + i / row stride); returns the jump point's
  * row-major index and its distance in *steps, or NONE. */
-static uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
-                              uint32_t it, uint32_t *steps) {
+static ALWAYS_INLINE uint32_t jump_straight(const planes *P, unsigned d,
+                                           uint32_t i, uint32_t it,
+                                           uint32_t *steps) {
   uint32_t j;
   if (P->jt != NULL) {
     j = jump_table(P, d, i, it, steps);
@@ -467,7 +477,7 @@ typedef struct {
 
 /* Puts jump point j (at jx, jy; reached from u by a run ending in
  * direction d) on the open list at cost ng, or lowers its cost. */
-static inline int gen(open_list *O, uint32_t u, uint32_t j, int32_t jx,
+static ALWAYS_INLINE int gen(open_list *O, uint32_t u, uint32_t j, int32_t jx,
                       int32_t jy, double ng, unsigned d) {
   astar_search *ctx = O->R->s;
   uint32_t sv = ctx->stamp[j];
