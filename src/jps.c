@@ -521,9 +521,10 @@ static ALWAYS_INLINE int gen(open_list *O, uint32_t u, uint32_t j, int32_t jx,
  * there, so a run heading away from the goal scans little more than
  * before.  The run also ends at the goal or where the next diagonal
  * step is not legal. */
-static int run_diagonal(open_list *O, const planes *P, unsigned d, uint32_t u,
-                        uint32_t ut, int32_t ux, int32_t uy, double gu,
-                        uint64_t ku) {
+static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
+                                     unsigned d, uint32_t u, uint32_t ut,
+                                     int32_t ux, int32_t uy, double gu,
+                                     uint64_t ku) {
   const double *step = O->R->jstep;
   int dx = d == ASTAR_NE || d == ASTAR_SE ? 1 : -1;
   int dy = d == ASTAR_SE || d == ASTAR_SW ? 1 : -1;
@@ -734,7 +735,22 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
       uint32_t j, k;
       dirs &= dirs - 1;
       if (d >= 4 && !q->jps_classic) {
-        st = run_diagonal(&O, &P, d, u, ut, ux, uy, gu, ku);
+        /* one copy per direction: its steps and scans known when
+           compiled */
+        switch (d) {
+        case ASTAR_NE:
+          st = run_diagonal(&O, &P, ASTAR_NE, u, ut, ux, uy, gu, ku);
+          break;
+        case ASTAR_SE:
+          st = run_diagonal(&O, &P, ASTAR_SE, u, ut, ux, uy, gu, ku);
+          break;
+        case ASTAR_SW:
+          st = run_diagonal(&O, &P, ASTAR_SW, u, ut, ux, uy, gu, ku);
+          break;
+        default:
+          st = run_diagonal(&O, &P, ASTAR_NW, u, ut, ux, uy, gu, ku);
+          break;
+        }
       } else {
         j = d >= 4 ? jump_diagonal(&P, d, u, ut, &k)
                    : jump_straight(&P, d, u, ut, &k);
