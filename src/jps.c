@@ -88,7 +88,8 @@ static inline int open_at(const bitmap *b, uint32_t t) {
  * jumps) when a tile beside it is open while the one beside the tile
  * before it is blocked: a path may have to turn there. */
 
-static uint32_t jump_east(const bitmap *b, uint32_t from, uint32_t goal) {
+static ALWAYS_INLINE uint32_t jump_east(const bitmap *b, uint32_t from,
+                                        uint32_t goal) {
   uint32_t i = from + 1, stride = b->stride;
   for (;;) {
     uint64_t cur = bits_at(b, i);
@@ -106,7 +107,8 @@ static uint32_t jump_east(const bitmap *b, uint32_t from, uint32_t goal) {
   }
 }
 
-static uint32_t jump_west(const bitmap *b, uint32_t from, uint32_t goal) {
+static ALWAYS_INLINE uint32_t jump_west(const bitmap *b, uint32_t from,
+                                        uint32_t goal) {
   uint32_t i = from - 1, stride = b->stride;
   for (;;) {
     int64_t base = (int64_t)i - 62; /* bit 62 is tile i */
@@ -572,13 +574,15 @@ static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
       ct = (uint32_t)((int32_t)ct + off_t);
       n++;
     }
-    gc = gu + (double)n * step[d];
-    cx = ux + (int32_t)n * dx;
-    cy = uy + (int32_t)n * dy;
-    if (c == P->goal) return gen(O, u, c, cx, cy, gc, d);
+    if (c == P->goal)
+      return gen(O, u, c, ux + (int32_t)n * dx, uy + (int32_t)n * dy,
+                 gu + (double)n * step[d], d);
     jh = jump_straight(P, h, c, ct, &kh);
     jv = jump_straight(P, v, c, ct, &kv);
     if (jh == NONE && jv == NONE) continue;
+    gc = gu + (double)n * step[d];
+    cx = ux + (int32_t)n * dx;
+    cy = uy + (int32_t)n * dy;
     hx = cx > O->gx ? cx - O->gx : O->gx - cx;
     hy = cy > O->gy ? cy - O->gy : O->gy - cy;
     if (++eager > JPS_EAGER &&
