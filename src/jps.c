@@ -469,6 +469,11 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
 #define JPS_EAGER 3
 #endif
 
+/* In a heap entry's parent (aux): the jump point's straight jumps are
+ * done (its jump points are on the open list): its expansion only goes
+ * on with its diagonal run.  Tile indices are below 2^30. */
+#define RUN_ONLY ((uint32_t)1 << 31)
+
 /* Where the expansion loop stands, for gen. */
 typedef struct {
   astar__run *R;
@@ -536,6 +541,7 @@ static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
   int32_t off = vstep + dx;
   int32_t off_t = dx * (int32_t)P->t.stride + dy;
   uint32_t c = u, ct = ut, n = 0, kh = 0, kv = 0, jh, jv;
+  int later;
   /* with a jump table: the steps to the goal's column and row (0: not
      ahead) bound a skip */
   uint32_t to_gx = (uint32_t)(dx > 0 ? O->gx - ux : ux - O->gx);
@@ -585,11 +591,10 @@ static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
     cy = uy + (int32_t)n * dy;
     hx = cx > O->gx ? cx - O->gx : O->gx - cx;
     hy = cy > O->gy ? cy - O->gy : O->gy - cy;
-    if (++eager > JPS_EAGER &&
-        astar__quantise(gc + (hx > hy ? O->R->hA * hx + O->R->hB * hy
-                                      : O->R->hA * hy + O->R->hB * hx),
-                        O->R->inv_q) > ku)
-      return gen(O, u, c, cx, cy, gc, d); /* later, if ever */
+    later = ++eager > JPS_EAGER &&
+            astar__quantise(gc + (hx > hy ? O->R->hA * hx + O->R->hB * hy
+                                          : O->R->hA * hy + O->R->hB * hx),
+                            O->R->inv_q) > ku;
     if (jh != NONE &&
         (st = gen(O, u, jh, cx + (int32_t)kh * dx, cy,
                   gc + (double)kh * step[h], h)) != ASTAR_OK)
@@ -598,6 +603,8 @@ static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
         (st = gen(O, u, jv, cx, cy + (int32_t)kv * dy,
                   gc + (double)kv * step[v], v)) != ASTAR_OK)
       return st;
+    if (later) /* the rest of the run later, if ever */
+      return gen(O, u | RUN_ONLY, c, cx, cy, gc, d);
   }
 }
 
@@ -691,7 +698,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
   P.jt = R->jt;
 
   while (n > 0) {
-    uint32_t u, parent;
+    uint32_t u, parent, run_only;
     uint64_t ku;
     double gu;
     unsigned dirs, nb;
@@ -703,7 +710,8 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
     }
     u = heap[0].node;
     ku = heap[0].key;
-    parent = heap[0].aux;
+    parent = heap[0].aux & ~RUN_ONLY;
+    run_only = heap[0].aux & RUN_ONLY;
     gu = heap[0].g;
     if (n > 1) astar__heap_pop(heap, pos, n, 0);
     n--;
@@ -731,6 +739,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
     nb = bits3(&b, u - stride) | bits3(&b, u) << 3 | bits3(&b, u + stride)
                                                          << 6;
     dirs = successors(nb, u == start ? 8u : stamp[u] & ASTAR__STAMP_DIR);
+    if (run_only) dirs &= 1u << (stamp[u] & ASTAR__STAMP_DIR);
     O.n = n;
     O.peak = peak;
     O.generated = generated;
