@@ -49,22 +49,24 @@ typedef struct {
   uint32_t stride;
 } bitmap;
 
+/* 64 bits of the bitmap from bit pos >= 0 on, without a branch but the
+ * last word's (bits past it read as 0) */
+static inline uint64_t bits_from(const bitmap *b, uint32_t pos) {
+  size_t w = (size_t)pos >> 6;
+  unsigned s = pos & 63u;
+  uint64_t lo = b->bm[w];
+  uint64_t hi = w + 1 < b->nwords ? b->bm[w + 1] : 0;
+  return (lo >> s) | ((hi << 1) << (63u - s));
+}
+
 /* 64 bits of the bitmap from bit pos on (bit 0 = tile pos).  Bits before 0
  * and past the last word read as 0 (blocked). */
 static inline uint64_t bits_at(const bitmap *b, int64_t pos) {
-  size_t w;
-  unsigned s;
-  uint64_t lo, hi;
   if (pos < 0) {
     if (pos <= -64) return 0;
     return b->bm[0] << (unsigned)-pos;
   }
-  w = (size_t)pos >> 6;
-  s = (unsigned)pos & 63u;
-  lo = b->bm[w];
-  if (s == 0) return lo;
-  hi = w + 1 < b->nwords ? b->bm[w + 1] : 0;
-  return (lo >> s) | (hi << (64u - s));
+  return bits_from(b, (uint32_t)pos);
 }
 
 /* Bits of tiles t - 1, t, t + 1 as bits 0, 1, 2 (t - 1 >= 0 and t + 1 in
@@ -92,9 +94,9 @@ static ALWAYS_INLINE uint32_t jump_east(const bitmap *b, uint32_t from,
                                         uint32_t goal) {
   uint32_t i = from + 1, stride = b->stride;
   for (;;) {
-    uint64_t cur = bits_at(b, i);
-    uint64_t up = bits_at(b, (int64_t)i - stride - 1);
-    uint64_t dn = bits_at(b, (int64_t)i + stride - 1);
+    uint64_t cur = bits_from(b, i); /* i is past the first row */
+    uint64_t up = bits_from(b, i - stride - 1);
+    uint64_t dn = bits_from(b, i + stride - 1);
     uint64_t stop = ((up >> 1) & ~up) | ((dn >> 1) & ~dn) | ~cur;
     uint32_t gd = goal - i;
     if (gd < 63) stop |= (uint64_t)1 << gd;
