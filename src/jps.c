@@ -136,10 +136,14 @@ typedef struct {
   bitmap b, t;
   uint32_t goal, goal_t;
   const uint32_t *jt;
+  uint32_t tw; /* the table's row: the map's width (no border) */
 } planes;
 
 /* ---- precomputed jumps (JPS+, a prepared static map) ----
- * One 32-bit word per tile, a 4-bit entry per direction d (bits 4d..4d+3).
+ * One 32-bit word per tile of the map, the border left out (tile (x, y),
+ * 0-based, at y * width + x: its "table index", which the jumps carry
+ * beside the row- and column-major ones), a 4-bit entry per direction d
+ * (bits 4d..4d+3).
  * Straight d (N E S W): the steps k from the tile to the first tile in
  * direction d that is blocked or where a jump stops (a forced neighbour:
  * the rule of jump_east / jump_west), for k 1..14; JT_FAR when k >= 15
@@ -169,16 +173,16 @@ static inline int pass_at(const uint64_t *bm, uint32_t t) {
 
 static ALWAYS_INLINE uint32_t jump_straight(const planes *P, unsigned d,
                                            uint32_t i, uint32_t it,
-                                           uint32_t *steps);
+                                           uint32_t ti, uint32_t *steps);
 
 static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
                        uint32_t *jt) {
   const uint64_t *pb = J->passable;
   uint32_t stride = (uint32_t)g->stride, rows = (uint32_t)g->height + 2u;
-  uint32_t x, y, k;
+  uint32_t w = (uint32_t)g->width, x, y, k;
   unsigned d;
   planes P;
-  memset(jt, 0, (size_t)g->ntiles * sizeof *jt);
+  memset(jt, 0, (size_t)w * (uint32_t)g->height * sizeof *jt);
   for (y = 1; y + 1 < rows; y++) {
     uint32_t row = y * stride;
     /* east: tile j stops a jump when blocked, or when a tile above (below)
@@ -190,7 +194,8 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
              (pass_at(pb, j - stride) && !pass_at(pb, j - stride - 1)) ||
              (pass_at(pb, j + stride) && !pass_at(pb, j + stride - 1));
       k = stop ? 1u : k + 1u;
-      jt_set(jt, row + x, ASTAR_E, k < JT_FAR ? k : JT_FAR);
+      if (x > 0)
+        jt_set(jt, (y - 1) * w + x - 1, ASTAR_E, k < JT_FAR ? k : JT_FAR);
     }
     k = 1;
     for (x = 1; x < stride; x++) {
@@ -199,7 +204,8 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
              (pass_at(pb, j - stride) && !pass_at(pb, j - stride + 1)) ||
              (pass_at(pb, j + stride) && !pass_at(pb, j + stride + 1));
       k = stop ? 1u : k + 1u;
-      jt_set(jt, row + x, ASTAR_W, k < JT_FAR ? k : JT_FAR);
+      if (x + 1 < stride)
+        jt_set(jt, (y - 1) * w + x - 1, ASTAR_W, k < JT_FAR ? k : JT_FAR);
     }
   }
   for (x = 1; x + 1 < stride; x++) {
@@ -210,7 +216,8 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
              (pass_at(pb, j - 1) && !pass_at(pb, j - 1 - stride)) ||
              (pass_at(pb, j + 1) && !pass_at(pb, j + 1 - stride));
       k = stop ? 1u : k + 1u;
-      jt_set(jt, y * stride + x, ASTAR_S, k < JT_FAR ? k : JT_FAR);
+      if (y > 0)
+        jt_set(jt, (y - 1) * w + x - 1, ASTAR_S, k < JT_FAR ? k : JT_FAR);
     }
     k = 1;
     for (y = 1; y < rows; y++) {
@@ -219,7 +226,8 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
              (pass_at(pb, j - 1) && !pass_at(pb, j - 1 + stride)) ||
              (pass_at(pb, j + 1) && !pass_at(pb, j + 1 + stride));
       k = stop ? 1u : k + 1u;
-      jt_set(jt, y * stride + x, ASTAR_N, k < JT_FAR ? k : JT_FAR);
+      if (y + 1 < rows)
+        jt_set(jt, (y - 1) * w + x - 1, ASTAR_N, k < JT_FAR ? k : JT_FAR);
     }
   }
   /* diagonals, from the straight entries: the goal is tile 0, a border
@@ -232,6 +240,7 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
   P.t.stride = rows;
   P.goal = P.goal_t = 0;
   P.jt = jt;
+  P.tw = w;
   for (d = ASTAR_NE; d <= ASTAR_NW; d++) {
     int dx = d == ASTAR_NE || d == ASTAR_SE ? 1 : -1;
     int down = d == ASTAR_SE || d == ASTAR_SW;
@@ -243,20 +252,22 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
     for (r = 1; r + 1 < rows; r++) {
       y = down ? rows - 1 - r : r;
       for (x = 1; x + 1 < stride; x++) {
-        uint32_t c = y * stride + x;
+        uint32_t c = y * stride + x, ct = (y - 1) * w + x - 1;
         uint32_t n = (uint32_t)((int32_t)c + vstep + dx), nt, kk, val, next;
+        uint32_t nti = (uint32_t)((int32_t)ct + (down ? (int32_t)w
+                                                      : -(int32_t)w) + dx);
         if (!pass_at(pb, (uint32_t)((int32_t)c + dx)) ||
             !pass_at(pb, (uint32_t)((int32_t)c + vstep)) || !pass_at(pb, n))
           continue; /* 0: no step */
         nt = (uint32_t)((int32_t)x + dx) * rows +
              (uint32_t)((int32_t)y + (down ? 1 : -1));
-        next = jt_get(jt, n, d);
-        if (next == 0 || jump_straight(&P, h, n, nt, &kk) != NONE ||
-            jump_straight(&P, v, n, nt, &kk) != NONE)
+        next = jt_get(jt, nti, d);
+        if (next == 0 || jump_straight(&P, h, n, nt, nti, &kk) != NONE ||
+            jump_straight(&P, v, n, nt, nti, &kk) != NONE)
           val = 1;
         else
           val = next + 1 < JT_FAR ? next + 1 : JT_FAR;
-        jt_set(jt, c, d, val);
+        jt_set(jt, ct, d, val);
       }
     }
   }
@@ -265,24 +276,26 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
 int astar_jumps_build(astar_grid *g, int unit, int *refusal) {
   astar__jps_layer J;
   uint32_t *jt;
+  size_t n;
   int st;
   if ((st = astar__static_rules(g, unit, refusal, &J)) != ASTAR_OK)
     return st;
-  jt = astar__alloc(g, g->ntiles, sizeof *jt);
+  n = (size_t)(uint32_t)g->width * (uint32_t)g->height;
+  jt = astar__alloc(g, n, sizeof *jt);
   if (jt == NULL) return ASTAR_ENOMEM;
   jumps_fill(g, &J, jt);
-  if ((st = astar__static_keep(g, unit, jt)) != ASTAR_OK)
-    astar__free(g, jt, g->ntiles, sizeof *jt);
+  if ((st = astar__static_keep(g, unit, jt, n)) != ASTAR_OK)
+    astar__free(g, jt, n, sizeof *jt);
   return st;
 }
 
 /* Straight jump d from i by the table (it, goal_t: column-major indices
- * for the goal test of N and S): as the scans, or SCAN when the jump is
- * long (the scan goes on from i). */
+ * for the goal test of N and S; ti: i's table index): as the scans, or
+ * SCAN when the jump is long (the scan goes on from i). */
 static inline uint32_t jump_table(const planes *P, unsigned d, uint32_t i,
-                                  uint32_t it, uint32_t *steps) {
+                                  uint32_t it, uint32_t ti, uint32_t *steps) {
   static const int32_t unit_dx[4] = {0, 1, 0, -1};
-  unsigned v = jt_get(P->jt, i, d);
+  unsigned v = jt_get(P->jt, ti, d);
   int32_t off;
   uint32_t t, gd;
   if (v == JT_FAR) return SCAN;
@@ -310,10 +323,10 @@ static inline uint32_t jump_table(const planes *P, unsigned d, uint32_t i,
  * row-major index and its distance in *steps, or NONE. */
 static ALWAYS_INLINE uint32_t jump_straight(const planes *P, unsigned d,
                                            uint32_t i, uint32_t it,
-                                           uint32_t *steps) {
+                                           uint32_t ti, uint32_t *steps) {
   uint32_t j;
   if (P->jt != NULL) {
-    j = jump_table(P, d, i, it, steps);
+    j = jump_table(P, d, i, it, ti, steps);
     if (j != SCAN) return j;
   }
   switch (d) {
@@ -343,7 +356,7 @@ static ALWAYS_INLINE uint32_t jump_straight(const planes *P, unsigned d,
  * along either component of d finds one.  With no corner cutting a
  * diagonal step needs both tiles beside it open. */
 static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
-                              uint32_t it, uint32_t *steps) {
+                              uint32_t it, uint32_t ti, uint32_t *steps) {
   int dx = d == ASTAR_NE || d == ASTAR_SE ? 1 : -1;
   int dy = d == ASTAR_SE || d == ASTAR_SW ? 1 : -1;
   unsigned h = dx > 0 ? ASTAR_E : ASTAR_W;
@@ -351,7 +364,8 @@ static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
   int32_t vstep = dy > 0 ? (int32_t)P->b.stride : -(int32_t)P->b.stride;
   int32_t off = vstep + dx;
   int32_t off_t = dx * (int32_t)P->t.stride + dy;
-  uint32_t c = i, ct = it, n = 0, k;
+  int32_t off_w = dy * (int32_t)P->tw + dx;
+  uint32_t c = i, ct = it, cw = ti, n = 0, k;
   for (;;) {
     if (!open_at(&P->b, (uint32_t)((int32_t)c + dx)) ||
         !open_at(&P->b, (uint32_t)((int32_t)c + vstep)) ||
@@ -359,9 +373,10 @@ static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
       return NONE;
     c = (uint32_t)((int32_t)c + off);
     ct = (uint32_t)((int32_t)ct + off_t);
+    cw = (uint32_t)((int32_t)cw + off_w);
     n++;
-    if (c == P->goal || jump_straight(P, h, c, ct, &k) != NONE ||
-        jump_straight(P, v, c, ct, &k) != NONE) {
+    if (c == P->goal || jump_straight(P, h, c, ct, cw, &k) != NONE ||
+        jump_straight(P, v, c, ct, cw, &k) != NONE) {
       *steps = n;
       return c;
     }
@@ -542,7 +557,9 @@ static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
   int32_t vstep = dy > 0 ? (int32_t)P->b.stride : -(int32_t)P->b.stride;
   int32_t off = vstep + dx;
   int32_t off_t = dx * (int32_t)P->t.stride + dy;
+  int32_t off_w = dy * (int32_t)P->tw + dx;
   uint32_t c = u, ct = ut, n = 0, kh = 0, kv = 0, jh, jv;
+  uint32_t cw = (uint32_t)uy * P->tw + (uint32_t)ux; /* table index */
   int later;
   /* with a jump table: the steps to the goal's column and row (0: not
      ahead) bound a skip */
@@ -556,7 +573,7 @@ static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
     double gc;
     int32_t cx, cy, hx, hy;
     if (P->jt != NULL) {
-      uint32_t k = jt_get(P->jt, c, d), cap;
+      uint32_t k = jt_get(P->jt, cw, d), cap;
       if (k == 0) return ASTAR_OK;
       cap = to_gx < to_gy ? to_gx : to_gy;
       cap = cap > n ? cap - n : UINT32_MAX; /* steps to the goal's line */
@@ -564,6 +581,7 @@ static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
         if (cap > JT_SKIP) { /* nothing to look at on the way */
           c = (uint32_t)((int32_t)c + (int32_t)JT_SKIP * off);
           ct = (uint32_t)((int32_t)ct + (int32_t)JT_SKIP * off_t);
+          cw = (uint32_t)((int32_t)cw + (int32_t)JT_SKIP * off_w);
           n += JT_SKIP;
           continue;
         }
@@ -572,6 +590,7 @@ static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
       if (cap < k) k = cap;
       c = (uint32_t)((int32_t)c + (int32_t)k * off);
       ct = (uint32_t)((int32_t)ct + (int32_t)k * off_t);
+      cw = (uint32_t)((int32_t)cw + (int32_t)k * off_w);
       n += k;
     } else {
       if (!open_at(&P->b, (uint32_t)((int32_t)c + dx)) ||
@@ -580,13 +599,14 @@ static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
         return ASTAR_OK;
       c = (uint32_t)((int32_t)c + off);
       ct = (uint32_t)((int32_t)ct + off_t);
+      cw = (uint32_t)((int32_t)cw + off_w);
       n++;
     }
     if (c == P->goal)
       return gen(O, u, c, ux + (int32_t)n * dx, uy + (int32_t)n * dy,
                  gu + (double)n * step[d], d);
-    jh = jump_straight(P, h, c, ct, &kh);
-    jv = jump_straight(P, v, c, ct, &kv);
+    jh = jump_straight(P, h, c, ct, cw, &kh);
+    jv = jump_straight(P, v, c, ct, cw, &kv);
     if (jh == NONE && jv == NONE) continue;
     gc = gu + (double)n * step[d];
     cx = ux + (int32_t)n * dx;
@@ -698,6 +718,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
   P.goal = goal;
   P.goal_t = (goal % stride) * P.t.stride + goal / stride; /* column-major */
   P.jt = R->jt;
+  P.tw = (uint32_t)G->width;
 
   while (n > 0) {
     uint32_t u, parent, run_only;
@@ -767,8 +788,9 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
           break;
         }
       } else {
-        j = d >= 4 ? jump_diagonal(&P, d, u, ut, &k)
-                   : jump_straight(&P, d, u, ut, &k);
+        uint32_t uw = (uint32_t)uy * P.tw + (uint32_t)ux;
+        j = d >= 4 ? jump_diagonal(&P, d, u, ut, uw, &k)
+                   : jump_straight(&P, d, u, ut, uw, &k);
         if (j == NONE) continue;
         st = gen(&O, u, j, ux + (int32_t)k * astar_dir_dx[d],
                  uy + (int32_t)k * astar_dir_dy[d],
