@@ -388,7 +388,7 @@ static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
  * (8: u is the start, every legal move).  nb holds the 3x3 neighbourhood:
  * bits 0-2 the row above (W to E), 3-5 u's row, 6-8 the row below. */
 #define NB(b) (1u << (b))
-static unsigned successors(unsigned nb, unsigned from_dir) {
+static ALWAYS_INLINE unsigned successors(unsigned nb, unsigned from_dir) {
   unsigned n = (nb >> 1) & 1u, e = (nb >> 5) & 1u, s = (nb >> 7) & 1u,
            w = (nb >> 3) & 1u;
   unsigned legal = n << ASTAR_N | e << ASTAR_E | s << ASTAR_S | w << ASTAR_W;
@@ -431,11 +431,11 @@ static unsigned successors(unsigned nb, unsigned from_dir) {
 
 /* The direction of a step with the signs of dx, dy (not both 0). */
 static unsigned dir_of(int32_t dx, int32_t dy) {
-  int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
-  unsigned d;
-  for (d = 0; d < 8; d++)
-    if (astar_dir_dx[d] == sx && astar_dir_dy[d] == sy) return d;
-  return 0;
+  static const unsigned char by_sign[3][3] = {
+      /* dy < 0 */ {ASTAR_NW, ASTAR_N, ASTAR_NE},
+      /* dy = 0 */ {ASTAR_W, ASTAR_N, ASTAR_E},
+      /* dy > 0 */ {ASTAR_SW, ASTAR_S, ASTAR_SE}};
+  return by_sign[(dy > 0) - (dy < 0) + 1][(dx > 0) - (dx < 0) + 1];
 }
 
 static void unfold_path(astar__run *R, const float *cost, uint32_t start,
@@ -444,6 +444,7 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
   uint32_t *link = R->s->heap_pos, *stamp = R->s->stamp;
   uint32_t v = goal, child = NONE, cur, len = 1;
   uint32_t stride = (uint32_t)G->stride;
+  int32_t cx = (int32_t)(start % stride), cy = (int32_t)(start / stride);
   double g = 0.0;
   /* parent links (goal -> start) become child links (start -> goal) */
   while (v != start) {
@@ -455,8 +456,8 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
   link[start] = child;
   for (cur = start; cur != goal;) {
     uint32_t next = link[cur], t = cur;
-    int32_t dx = (int32_t)(next % stride) - (int32_t)(cur % stride);
-    int32_t dy = (int32_t)(next / stride) - (int32_t)(cur / stride);
+    int32_t nx = (int32_t)(next % stride), ny = (int32_t)(next / stride);
+    int32_t dx = nx - cx, dy = ny - cy;
     int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
     int32_t nd = ax < ay ? ax : ay, k;
     unsigned dd = dir_of(dx, dy);
@@ -472,6 +473,8 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
       len++;
     }
     cur = next;
+    cx = nx;
+    cy = ny;
   }
   r->cost = g;
   r->length = len;
