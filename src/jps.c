@@ -8,28 +8,25 @@
  * Scanning (the block-based idea): a horizontal jump reads 63 tiles of its
  * row and of the rows above and below at once from the bitmap, and finds
  * the first blocked tile, forced neighbour or goal with one count of
- * trailing (east) or leading (west) zeros.  A vertical jump reads the three
- * bits around each tile of its column.
+ * trailing (east) or leading (west) zeros; a vertical jump does the same
+ * on the column-major copy of the bitmap.
  *
  * Scratch is the grid's own (stamp, heap position, heap): no allocation per
  * query beyond the heap growing.  A jump point's parent travels in its heap
- * entry and lands in its heap_pos slot when it is closed (an open node's
- * heap position is not needed once it is closed).  When the goal is found,
- * the parent chain is reversed in place and walked from the start, writing
- * each tile's step direction into its stamp: astar_path_last/prev then walk
- * every tile of the path, exactly as after A*, and the cost is summed step
- * by step from the start in the order A* sums it.
+ * entry and lands in its heap_pos slot when it is closed.  When the goal is
+ * found, the parent chain is reversed in place and walked from the start,
+ * writing each tile's step direction into its stamp: astar_path_last/prev
+ * then walk every tile of the path, exactly as after A*, and the cost is
+ * summed step by step from the start in the order A* sums it.
  */
 #include "astar.h"
 #include "heap.h"
 #include "internal.h"
 
-#include <math.h>
 #include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)
-/* the jumps and gen are called from several places: inlined into each
- * (the search loop is where the time goes) */
+/* the jumps and gen: inlined into each caller (where the time goes) */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define ALWAYS_INLINE inline
@@ -49,8 +46,8 @@ typedef struct {
   uint32_t stride;
 } bitmap;
 
-/* 64 bits of the bitmap from bit pos >= 0 on, without a branch but the
- * last word's (bits past it read as 0) */
+/* 64 bits of the bitmap from bit pos >= 0 on (bit 0 = tile pos; bits past
+ * the last word read as 0, blocked) */
 static inline uint64_t bits_from(const bitmap *b, uint32_t pos) {
   size_t w = (size_t)pos >> 6;
   unsigned s = pos & 63u;
@@ -59,8 +56,7 @@ static inline uint64_t bits_from(const bitmap *b, uint32_t pos) {
   return (lo >> s) | ((hi << 1) << (63u - s));
 }
 
-/* 64 bits of the bitmap from bit pos on (bit 0 = tile pos).  Bits before 0
- * and past the last word read as 0 (blocked). */
+/* The same from any pos: bits before 0 read as 0 too. */
 static inline uint64_t bits_at(const bitmap *b, int64_t pos) {
   if (pos < 0) {
     if (pos <= -64) return 0;
@@ -188,46 +184,42 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
     /* east: tile j stops a jump when blocked, or when a tile above (below)
        it is open while the one above (below) j - 1 is not */
     k = 1;
-    for (x = stride - 1; x-- > 0;) {
+    for (x = stride - 1; x-- > 1;) { /* x 0 is the border's */
       uint32_t j = row + x + 1, stop;
       stop = !pass_at(pb, j) ||
              (pass_at(pb, j - stride) && !pass_at(pb, j - stride - 1)) ||
              (pass_at(pb, j + stride) && !pass_at(pb, j + stride - 1));
       k = stop ? 1u : k + 1u;
-      if (x > 0)
-        jt_set(jt, (y - 1) * w + x - 1, ASTAR_E, k < JT_FAR ? k : JT_FAR);
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_E, k < JT_FAR ? k : JT_FAR);
     }
     k = 1;
-    for (x = 1; x < stride; x++) {
+    for (x = 1; x + 1 < stride; x++) {
       uint32_t j = row + x - 1, stop;
       stop = !pass_at(pb, j) ||
              (pass_at(pb, j - stride) && !pass_at(pb, j - stride + 1)) ||
              (pass_at(pb, j + stride) && !pass_at(pb, j + stride + 1));
       k = stop ? 1u : k + 1u;
-      if (x + 1 < stride)
-        jt_set(jt, (y - 1) * w + x - 1, ASTAR_W, k < JT_FAR ? k : JT_FAR);
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_W, k < JT_FAR ? k : JT_FAR);
     }
   }
   for (x = 1; x + 1 < stride; x++) {
     k = 1;
-    for (y = rows - 1; y-- > 0;) {
+    for (y = rows - 1; y-- > 1;) { /* y 0 is the border's */
       uint32_t j = (y + 1) * stride + x, stop;
       stop = !pass_at(pb, j) ||
              (pass_at(pb, j - 1) && !pass_at(pb, j - 1 - stride)) ||
              (pass_at(pb, j + 1) && !pass_at(pb, j + 1 - stride));
       k = stop ? 1u : k + 1u;
-      if (y > 0)
-        jt_set(jt, (y - 1) * w + x - 1, ASTAR_S, k < JT_FAR ? k : JT_FAR);
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_S, k < JT_FAR ? k : JT_FAR);
     }
     k = 1;
-    for (y = 1; y < rows; y++) {
+    for (y = 1; y + 1 < rows; y++) {
       uint32_t j = (y - 1) * stride + x, stop;
       stop = !pass_at(pb, j) ||
              (pass_at(pb, j - 1) && !pass_at(pb, j - 1 + stride)) ||
              (pass_at(pb, j + 1) && !pass_at(pb, j + 1 + stride));
       k = stop ? 1u : k + 1u;
-      if (y + 1 < rows)
-        jt_set(jt, (y - 1) * w + x - 1, ASTAR_N, k < JT_FAR ? k : JT_FAR);
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_N, k < JT_FAR ? k : JT_FAR);
     }
   }
   /* diagonals, from the straight entries: the goal is tile 0, a border
@@ -482,16 +474,10 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
 
 /* ---- the search ---- */
 
-/* How many jump-point tiles a diagonal run passes without stopping
- * before it stops at those whose key is larger than the expanded node's
- * (measured on the MovingAI maps: 1 to 8 differ by less than the noise) */
-#ifndef JPS_EAGER
+/* How many jump-point tiles a diagonal run passes whatever their key (the
+ * MovingAI maps measured: 1 to 8 differ by little; 0 is slower on mazes) */
 #define JPS_EAGER 3
-#endif
-
-/* In a heap entry's parent (aux): the jump point's straight jumps are
- * done (its jump points are on the open list): its expansion only goes
- * on with its diagonal run.  Tile indices are below 2^30. */
+/* a flag in a parent (tiles < 2^30): a run stopped here for later */
 #define RUN_ONLY ((uint32_t)1 << 31)
 
 /* Where the expansion loop stands, for gen. */
@@ -538,16 +524,14 @@ static ALWAYS_INLINE int gen(open_list *O, uint32_t u, uint32_t j, int32_t jx,
 
 /* A diagonal run d from u (at ux, uy; column-major index ut), g = gu,
  * key ku.  Where a straight jump from a tile c of the run meets a jump
- * point, c would be a jump point of its own.  When c's key is no larger
- * than u's, c would come off the open list next anyway: the jump points
- * are put on the open list directly, with u as parent, and the run goes
- * on past c (with no corner cutting a diagonal tile has no forced
- * neighbour, so expanding it would only do the same jumps: the pruning
- * of JPS 2014).  The first JPS_EAGER such tiles are passed whatever their
- * key.  Else c goes on the open list as in JPS 2011, and the run ends
- * there, so a run heading away from the goal scans little more than
- * before.  The run also ends at the goal or where the next diagonal
- * step is not legal. */
+ * point, c would be a jump point of its own; with no corner cutting it has
+ * no forced neighbour, so expanding it would only do the same jumps: the
+ * jump points go on the open list directly, with u as parent (the pruning
+ * of JPS 2014).  When c's key is no larger than u's (c would come off the
+ * open list next), or among the first JPS_EAGER such tiles, the run goes
+ * on past c; else c goes on the open list marked RUN_ONLY (its expansion
+ * only goes on with the run) and the run ends.  It also ends at the goal
+ * or where the next diagonal step is not legal. */
 static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
                                      unsigned d, uint32_t u, uint32_t ut,
                                      int32_t ux, int32_t uy, double gu,
@@ -638,7 +622,7 @@ int astar__jps_start(astar__run *R) {
   astar_search *ctx = R->s;
   const astar_query *q = &R->q;
   double card, diag, c;
-  int st, apart = 0;
+  int st, apart = 0, d;
   if ((st = astar__jps_layer_size(G, q->unit, q->size, &R->J)) < 0) return st;
   if (!astar__bit(R->J.passable, R->start)) {
     R->r.outcome = ASTAR_START_BLOCKED;
@@ -666,10 +650,7 @@ int astar__jps_start(astar__run *R) {
   R->hA = card * c;
   R->hB = (diag - card) * c;
   R->inv_q = 16777216.0 / (c * card);
-  {
-    int d;
-    for (d = 0; d < 8; d++) R->jstep[d] = G->step_length[d] * c;
-  }
+  for (d = 0; d < 8; d++) R->jstep[d] = G->step_length[d] * c;
   R->tag = ctx->explored_tag = astar__next_generation(ctx);
   ctx->stamp[R->start] = R->tag;
   {
@@ -776,20 +757,12 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
       if (d >= 4 && !q->jps_classic) {
         /* one copy per direction: its steps and scans known when
            compiled */
-        switch (d) {
-        case ASTAR_NE:
-          st = run_diagonal(&O, &P, ASTAR_NE, u, ut, ux, uy, gu, ku);
-          break;
-        case ASTAR_SE:
-          st = run_diagonal(&O, &P, ASTAR_SE, u, ut, ux, uy, gu, ku);
-          break;
-        case ASTAR_SW:
-          st = run_diagonal(&O, &P, ASTAR_SW, u, ut, ux, uy, gu, ku);
-          break;
-        default:
-          st = run_diagonal(&O, &P, ASTAR_NW, u, ut, ux, uy, gu, ku);
-          break;
-        }
+#define RUN(dd) run_diagonal(&O, &P, dd, u, ut, ux, uy, gu, ku)
+        st = d == ASTAR_NE   ? RUN(ASTAR_NE)
+             : d == ASTAR_SE ? RUN(ASTAR_SE)
+             : d == ASTAR_SW ? RUN(ASTAR_SW)
+                             : RUN(ASTAR_NW);
+#undef RUN
       } else {
         uint32_t uw = (uint32_t)uy * P.tw + (uint32_t)ux;
         j = d >= 4 ? jump_diagonal(&P, d, u, ut, uw, &k)
