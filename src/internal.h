@@ -695,12 +695,13 @@ typedef struct astar__subgoals {
                         astar_jumps_build; then no subgoals), or NULL */
 } astar__subgoals;
 /* subgoal.c: the rules a graph or a jump table rests on (astar_subgoal_
- * build's refusals); fills *J.  keep makes jumps (ntiles words from the
+ * build's refusals); fills *J.  keep makes jumps (njumps words from the
  * map's allocator) unit's entry, replacing any, and owns them from then
  * on; on ASTAR_ENOMEM the caller still owns them. */
 int astar__static_rules(const astar_grid *g, int unit, int *refusal,
                         astar__jps_layer *J);
-int astar__static_keep(astar_grid *g, int unit, uint32_t *jumps);
+int astar__static_keep(astar_grid *g, int unit, uint32_t *jumps,
+                       size_t njumps);
 /* unit's jump table when built and not stale, else NULL */
 const uint32_t *astar__jumps_for(const astar_grid *g, int unit);
 /* The map as a scan sees it: passability and subgoals in rows and in

@@ -8,24 +8,29 @@
  * Scanning (the block-based idea): a horizontal jump reads 63 tiles of its
  * row and of the rows above and below at once from the bitmap, and finds
  * the first blocked tile, forced neighbour or goal with one count of
- * trailing (east) or leading (west) zeros.  A vertical jump reads the three
- * bits around each tile of its column.
+ * trailing (east) or leading (west) zeros; a vertical jump does the same
+ * on the column-major copy of the bitmap.
  *
  * Scratch is the grid's own (stamp, heap position, heap): no allocation per
  * query beyond the heap growing.  A jump point's parent travels in its heap
- * entry and lands in its heap_pos slot when it is closed (an open node's
- * heap position is not needed once it is closed).  When the goal is found,
- * the parent chain is reversed in place and walked from the start, writing
- * each tile's step direction into its stamp: astar_path_last/prev then walk
- * every tile of the path, exactly as after A*, and the cost is summed step
- * by step from the start in the order A* sums it.
+ * entry and lands in its heap_pos slot when it is closed.  When the goal is
+ * found, the parent chain is reversed in place and walked from the start,
+ * writing each tile's step direction into its stamp: astar_path_last/prev
+ * then walk every tile of the path, exactly as after A*, and the cost is
+ * summed step by step from the start in the order A* sums it.
  */
 #include "astar.h"
 #include "heap.h"
 #include "internal.h"
 
-#include <math.h>
 #include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+/* the jumps and gen: inlined into each caller (where the time goes) */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
 
 #define NONE UINT32_MAX
 #define LOW63 (~(uint64_t)0 >> 1)
@@ -41,22 +46,23 @@ typedef struct {
   uint32_t stride;
 } bitmap;
 
-/* 64 bits of the bitmap from bit pos on (bit 0 = tile pos).  Bits before 0
- * and past the last word read as 0 (blocked). */
+/* 64 bits of the bitmap from bit pos >= 0 on (bit 0 = tile pos; bits past
+ * the last word read as 0, blocked) */
+static inline uint64_t bits_from(const bitmap *b, uint32_t pos) {
+  size_t w = (size_t)pos >> 6;
+  unsigned s = pos & 63u;
+  uint64_t lo = b->bm[w];
+  uint64_t hi = w + 1 < b->nwords ? b->bm[w + 1] : 0;
+  return (lo >> s) | ((hi << 1) << (63u - s));
+}
+
+/* The same from any pos: bits before 0 read as 0 too. */
 static inline uint64_t bits_at(const bitmap *b, int64_t pos) {
-  size_t w;
-  unsigned s;
-  uint64_t lo, hi;
   if (pos < 0) {
     if (pos <= -64) return 0;
     return b->bm[0] << (unsigned)-pos;
   }
-  w = (size_t)pos >> 6;
-  s = (unsigned)pos & 63u;
-  lo = b->bm[w];
-  if (s == 0) return lo;
-  hi = w + 1 < b->nwords ? b->bm[w + 1] : 0;
-  return (lo >> s) | (hi << (64u - s));
+  return bits_from(b, (uint32_t)pos);
 }
 
 /* Bits of tiles t - 1, t, t + 1 as bits 0, 1, 2 (t - 1 >= 0 and t + 1 in
@@ -80,12 +86,13 @@ static inline int open_at(const bitmap *b, uint32_t t) {
  * jumps) when a tile beside it is open while the one beside the tile
  * before it is blocked: a path may have to turn there. */
 
-static uint32_t jump_east(const bitmap *b, uint32_t from, uint32_t goal) {
+static ALWAYS_INLINE uint32_t jump_east(const bitmap *b, uint32_t from,
+                                        uint32_t goal) {
   uint32_t i = from + 1, stride = b->stride;
   for (;;) {
-    uint64_t cur = bits_at(b, i);
-    uint64_t up = bits_at(b, (int64_t)i - stride - 1);
-    uint64_t dn = bits_at(b, (int64_t)i + stride - 1);
+    uint64_t cur = bits_from(b, i); /* i is past the first row */
+    uint64_t up = bits_from(b, i - stride - 1);
+    uint64_t dn = bits_from(b, i + stride - 1);
     uint64_t stop = ((up >> 1) & ~up) | ((dn >> 1) & ~dn) | ~cur;
     uint32_t gd = goal - i;
     if (gd < 63) stop |= (uint64_t)1 << gd;
@@ -98,7 +105,8 @@ static uint32_t jump_east(const bitmap *b, uint32_t from, uint32_t goal) {
   }
 }
 
-static uint32_t jump_west(const bitmap *b, uint32_t from, uint32_t goal) {
+static ALWAYS_INLINE uint32_t jump_west(const bitmap *b, uint32_t from,
+                                        uint32_t goal) {
   uint32_t i = from - 1, stride = b->stride;
   for (;;) {
     int64_t base = (int64_t)i - 62; /* bit 62 is tile i */
@@ -124,10 +132,14 @@ typedef struct {
   bitmap b, t;
   uint32_t goal, goal_t;
   const uint32_t *jt;
+  uint32_t tw; /* the table's row: the map's width (no border) */
 } planes;
 
 /* ---- precomputed jumps (JPS+, a prepared static map) ----
- * One 32-bit word per tile, a 4-bit entry per direction d (bits 4d..4d+3).
+ * One 32-bit word per tile of the map, the border left out (tile (x, y),
+ * 0-based, at y * width + x: its "table index", which the jumps carry
+ * beside the row- and column-major ones), a 4-bit entry per direction d
+ * (bits 4d..4d+3).
  * Straight d (N E S W): the steps k from the tile to the first tile in
  * direction d that is blocked or where a jump stops (a forced neighbour:
  * the rule of jump_east / jump_west), for k 1..14; JT_FAR when k >= 15
@@ -155,58 +167,59 @@ static inline int pass_at(const uint64_t *bm, uint32_t t) {
   return (int)((bm[t >> 6] >> (t & 63u)) & 1u);
 }
 
-static uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
-                              uint32_t it, uint32_t *steps);
+static ALWAYS_INLINE uint32_t jump_straight(const planes *P, unsigned d,
+                                           uint32_t i, uint32_t it,
+                                           uint32_t ti, uint32_t *steps);
 
 static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
                        uint32_t *jt) {
   const uint64_t *pb = J->passable;
   uint32_t stride = (uint32_t)g->stride, rows = (uint32_t)g->height + 2u;
-  uint32_t x, y, k;
+  uint32_t w = (uint32_t)g->width, x, y, k;
   unsigned d;
   planes P;
-  memset(jt, 0, (size_t)g->ntiles * sizeof *jt);
+  memset(jt, 0, (size_t)w * (uint32_t)g->height * sizeof *jt);
   for (y = 1; y + 1 < rows; y++) {
     uint32_t row = y * stride;
     /* east: tile j stops a jump when blocked, or when a tile above (below)
        it is open while the one above (below) j - 1 is not */
     k = 1;
-    for (x = stride - 1; x-- > 0;) {
+    for (x = stride - 1; x-- > 1;) { /* x 0 is the border's */
       uint32_t j = row + x + 1, stop;
       stop = !pass_at(pb, j) ||
              (pass_at(pb, j - stride) && !pass_at(pb, j - stride - 1)) ||
              (pass_at(pb, j + stride) && !pass_at(pb, j + stride - 1));
       k = stop ? 1u : k + 1u;
-      jt_set(jt, row + x, ASTAR_E, k < JT_FAR ? k : JT_FAR);
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_E, k < JT_FAR ? k : JT_FAR);
     }
     k = 1;
-    for (x = 1; x < stride; x++) {
+    for (x = 1; x + 1 < stride; x++) {
       uint32_t j = row + x - 1, stop;
       stop = !pass_at(pb, j) ||
              (pass_at(pb, j - stride) && !pass_at(pb, j - stride + 1)) ||
              (pass_at(pb, j + stride) && !pass_at(pb, j + stride + 1));
       k = stop ? 1u : k + 1u;
-      jt_set(jt, row + x, ASTAR_W, k < JT_FAR ? k : JT_FAR);
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_W, k < JT_FAR ? k : JT_FAR);
     }
   }
   for (x = 1; x + 1 < stride; x++) {
     k = 1;
-    for (y = rows - 1; y-- > 0;) {
+    for (y = rows - 1; y-- > 1;) { /* y 0 is the border's */
       uint32_t j = (y + 1) * stride + x, stop;
       stop = !pass_at(pb, j) ||
              (pass_at(pb, j - 1) && !pass_at(pb, j - 1 - stride)) ||
              (pass_at(pb, j + 1) && !pass_at(pb, j + 1 - stride));
       k = stop ? 1u : k + 1u;
-      jt_set(jt, y * stride + x, ASTAR_S, k < JT_FAR ? k : JT_FAR);
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_S, k < JT_FAR ? k : JT_FAR);
     }
     k = 1;
-    for (y = 1; y < rows; y++) {
+    for (y = 1; y + 1 < rows; y++) {
       uint32_t j = (y - 1) * stride + x, stop;
       stop = !pass_at(pb, j) ||
              (pass_at(pb, j - 1) && !pass_at(pb, j - 1 + stride)) ||
              (pass_at(pb, j + 1) && !pass_at(pb, j + 1 + stride));
       k = stop ? 1u : k + 1u;
-      jt_set(jt, y * stride + x, ASTAR_N, k < JT_FAR ? k : JT_FAR);
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_N, k < JT_FAR ? k : JT_FAR);
     }
   }
   /* diagonals, from the straight entries: the goal is tile 0, a border
@@ -219,6 +232,7 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
   P.t.stride = rows;
   P.goal = P.goal_t = 0;
   P.jt = jt;
+  P.tw = w;
   for (d = ASTAR_NE; d <= ASTAR_NW; d++) {
     int dx = d == ASTAR_NE || d == ASTAR_SE ? 1 : -1;
     int down = d == ASTAR_SE || d == ASTAR_SW;
@@ -230,20 +244,22 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
     for (r = 1; r + 1 < rows; r++) {
       y = down ? rows - 1 - r : r;
       for (x = 1; x + 1 < stride; x++) {
-        uint32_t c = y * stride + x;
+        uint32_t c = y * stride + x, ct = (y - 1) * w + x - 1;
         uint32_t n = (uint32_t)((int32_t)c + vstep + dx), nt, kk, val, next;
+        uint32_t nti = (uint32_t)((int32_t)ct + (down ? (int32_t)w
+                                                      : -(int32_t)w) + dx);
         if (!pass_at(pb, (uint32_t)((int32_t)c + dx)) ||
             !pass_at(pb, (uint32_t)((int32_t)c + vstep)) || !pass_at(pb, n))
           continue; /* 0: no step */
         nt = (uint32_t)((int32_t)x + dx) * rows +
              (uint32_t)((int32_t)y + (down ? 1 : -1));
-        next = jt_get(jt, n, d);
-        if (next == 0 || jump_straight(&P, h, n, nt, &kk) != NONE ||
-            jump_straight(&P, v, n, nt, &kk) != NONE)
+        next = jt_get(jt, nti, d);
+        if (next == 0 || jump_straight(&P, h, n, nt, nti, &kk) != NONE ||
+            jump_straight(&P, v, n, nt, nti, &kk) != NONE)
           val = 1;
         else
           val = next + 1 < JT_FAR ? next + 1 : JT_FAR;
-        jt_set(jt, c, d, val);
+        jt_set(jt, ct, d, val);
       }
     }
   }
@@ -252,24 +268,26 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
 int astar_jumps_build(astar_grid *g, int unit, int *refusal) {
   astar__jps_layer J;
   uint32_t *jt;
+  size_t n;
   int st;
   if ((st = astar__static_rules(g, unit, refusal, &J)) != ASTAR_OK)
     return st;
-  jt = astar__alloc(g, g->ntiles, sizeof *jt);
+  n = (size_t)(uint32_t)g->width * (uint32_t)g->height;
+  jt = astar__alloc(g, n, sizeof *jt);
   if (jt == NULL) return ASTAR_ENOMEM;
   jumps_fill(g, &J, jt);
-  if ((st = astar__static_keep(g, unit, jt)) != ASTAR_OK)
-    astar__free(g, jt, g->ntiles, sizeof *jt);
+  if ((st = astar__static_keep(g, unit, jt, n)) != ASTAR_OK)
+    astar__free(g, jt, n, sizeof *jt);
   return st;
 }
 
 /* Straight jump d from i by the table (it, goal_t: column-major indices
- * for the goal test of N and S): as the scans, or SCAN when the jump is
- * long (the scan goes on from i). */
+ * for the goal test of N and S; ti: i's table index): as the scans, or
+ * SCAN when the jump is long (the scan goes on from i). */
 static inline uint32_t jump_table(const planes *P, unsigned d, uint32_t i,
-                                  uint32_t it, uint32_t *steps) {
+                                  uint32_t it, uint32_t ti, uint32_t *steps) {
   static const int32_t unit_dx[4] = {0, 1, 0, -1};
-  unsigned v = jt_get(P->jt, i, d);
+  unsigned v = jt_get(P->jt, ti, d);
   int32_t off;
   uint32_t t, gd;
   if (v == JT_FAR) return SCAN;
@@ -295,11 +313,12 @@ static inline uint32_t jump_table(const planes *P, unsigned d, uint32_t i,
 /* Straight jump d from tile i (it: i's index in the column-major copy,
  * (i % row stride) * column stride + i / row stride); returns the jump point's
  * row-major index and its distance in *steps, or NONE. */
-static uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
-                              uint32_t it, uint32_t *steps) {
+static ALWAYS_INLINE uint32_t jump_straight(const planes *P, unsigned d,
+                                           uint32_t i, uint32_t it,
+                                           uint32_t ti, uint32_t *steps) {
   uint32_t j;
   if (P->jt != NULL) {
-    j = jump_table(P, d, i, it, steps);
+    j = jump_table(P, d, i, it, ti, steps);
     if (j != SCAN) return j;
   }
   switch (d) {
@@ -329,7 +348,7 @@ static uint32_t jump_straight(const planes *P, unsigned d, uint32_t i,
  * along either component of d finds one.  With no corner cutting a
  * diagonal step needs both tiles beside it open. */
 static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
-                              uint32_t it, uint32_t *steps) {
+                              uint32_t it, uint32_t ti, uint32_t *steps) {
   int dx = d == ASTAR_NE || d == ASTAR_SE ? 1 : -1;
   int dy = d == ASTAR_SE || d == ASTAR_SW ? 1 : -1;
   unsigned h = dx > 0 ? ASTAR_E : ASTAR_W;
@@ -337,7 +356,8 @@ static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
   int32_t vstep = dy > 0 ? (int32_t)P->b.stride : -(int32_t)P->b.stride;
   int32_t off = vstep + dx;
   int32_t off_t = dx * (int32_t)P->t.stride + dy;
-  uint32_t c = i, ct = it, n = 0, k;
+  int32_t off_w = dy * (int32_t)P->tw + dx;
+  uint32_t c = i, ct = it, cw = ti, n = 0, k;
   for (;;) {
     if (!open_at(&P->b, (uint32_t)((int32_t)c + dx)) ||
         !open_at(&P->b, (uint32_t)((int32_t)c + vstep)) ||
@@ -345,9 +365,10 @@ static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
       return NONE;
     c = (uint32_t)((int32_t)c + off);
     ct = (uint32_t)((int32_t)ct + off_t);
+    cw = (uint32_t)((int32_t)cw + off_w);
     n++;
-    if (c == P->goal || jump_straight(P, h, c, ct, &k) != NONE ||
-        jump_straight(P, v, c, ct, &k) != NONE) {
+    if (c == P->goal || jump_straight(P, h, c, ct, cw, &k) != NONE ||
+        jump_straight(P, v, c, ct, cw, &k) != NONE) {
       *steps = n;
       return c;
     }
@@ -359,7 +380,7 @@ static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
  * (8: u is the start, every legal move).  nb holds the 3x3 neighbourhood:
  * bits 0-2 the row above (W to E), 3-5 u's row, 6-8 the row below. */
 #define NB(b) (1u << (b))
-static unsigned successors(unsigned nb, unsigned from_dir) {
+static ALWAYS_INLINE unsigned successors(unsigned nb, unsigned from_dir) {
   unsigned n = (nb >> 1) & 1u, e = (nb >> 5) & 1u, s = (nb >> 7) & 1u,
            w = (nb >> 3) & 1u;
   unsigned legal = n << ASTAR_N | e << ASTAR_E | s << ASTAR_S | w << ASTAR_W;
@@ -402,11 +423,11 @@ static unsigned successors(unsigned nb, unsigned from_dir) {
 
 /* The direction of a step with the signs of dx, dy (not both 0). */
 static unsigned dir_of(int32_t dx, int32_t dy) {
-  int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
-  unsigned d;
-  for (d = 0; d < 8; d++)
-    if (astar_dir_dx[d] == sx && astar_dir_dy[d] == sy) return d;
-  return 0;
+  static const unsigned char by_sign[3][3] = {
+      /* dy < 0 */ {ASTAR_NW, ASTAR_N, ASTAR_NE},
+      /* dy = 0 */ {ASTAR_W, ASTAR_N, ASTAR_E},
+      /* dy > 0 */ {ASTAR_SW, ASTAR_S, ASTAR_SE}};
+  return by_sign[(dy > 0) - (dy < 0) + 1][(dx > 0) - (dx < 0) + 1];
 }
 
 static void unfold_path(astar__run *R, const float *cost, uint32_t start,
@@ -415,6 +436,7 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
   uint32_t *link = R->s->heap_pos, *stamp = R->s->stamp;
   uint32_t v = goal, child = NONE, cur, len = 1;
   uint32_t stride = (uint32_t)G->stride;
+  int32_t cx = (int32_t)(start % stride), cy = (int32_t)(start / stride);
   double g = 0.0;
   /* parent links (goal -> start) become child links (start -> goal) */
   while (v != start) {
@@ -426,8 +448,8 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
   link[start] = child;
   for (cur = start; cur != goal;) {
     uint32_t next = link[cur], t = cur;
-    int32_t dx = (int32_t)(next % stride) - (int32_t)(cur % stride);
-    int32_t dy = (int32_t)(next / stride) - (int32_t)(cur / stride);
+    int32_t nx = (int32_t)(next % stride), ny = (int32_t)(next / stride);
+    int32_t dx = nx - cx, dy = ny - cy;
     int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
     int32_t nd = ax < ay ? ax : ay, k;
     unsigned dd = dir_of(dx, dy);
@@ -443,6 +465,8 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
       len++;
     }
     cur = next;
+    cx = nx;
+    cy = ny;
   }
   r->cost = g;
   r->length = len;
@@ -450,12 +474,11 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
 
 /* ---- the search ---- */
 
-/* How many jump-point tiles a diagonal run passes without stopping
- * before it stops at those whose key is larger than the expanded node's
- * (measured on the MovingAI maps: 1 to 8 differ by less than the noise) */
-#ifndef JPS_EAGER
+/* How many jump-point tiles a diagonal run passes whatever their key (the
+ * MovingAI maps measured: 1 to 8 differ by little; 0 is slower on mazes) */
 #define JPS_EAGER 3
-#endif
+/* a flag in a parent (tiles < 2^30): a run stopped here for later */
+#define RUN_ONLY ((uint32_t)1 << 31)
 
 /* Where the expansion loop stands, for gen. */
 typedef struct {
@@ -467,7 +490,7 @@ typedef struct {
 
 /* Puts jump point j (at jx, jy; reached from u by a run ending in
  * direction d) on the open list at cost ng, or lowers its cost. */
-static inline int gen(open_list *O, uint32_t u, uint32_t j, int32_t jx,
+static ALWAYS_INLINE int gen(open_list *O, uint32_t u, uint32_t j, int32_t jx,
                       int32_t jy, double ng, unsigned d) {
   astar_search *ctx = O->R->s;
   uint32_t sv = ctx->stamp[j];
@@ -501,19 +524,18 @@ static inline int gen(open_list *O, uint32_t u, uint32_t j, int32_t jx,
 
 /* A diagonal run d from u (at ux, uy; column-major index ut), g = gu,
  * key ku.  Where a straight jump from a tile c of the run meets a jump
- * point, c would be a jump point of its own.  When c's key is no larger
- * than u's, c would come off the open list next anyway: the jump points
- * are put on the open list directly, with u as parent, and the run goes
- * on past c (with no corner cutting a diagonal tile has no forced
- * neighbour, so expanding it would only do the same jumps: the pruning
- * of JPS 2014).  The first JPS_EAGER such tiles are passed whatever their
- * key.  Else c goes on the open list as in JPS 2011, and the run ends
- * there, so a run heading away from the goal scans little more than
- * before.  The run also ends at the goal or where the next diagonal
- * step is not legal. */
-static int run_diagonal(open_list *O, const planes *P, unsigned d, uint32_t u,
-                        uint32_t ut, int32_t ux, int32_t uy, double gu,
-                        uint64_t ku) {
+ * point, c would be a jump point of its own; with no corner cutting it has
+ * no forced neighbour, so expanding it would only do the same jumps: the
+ * jump points go on the open list directly, with u as parent (the pruning
+ * of JPS 2014).  When c's key is no larger than u's (c would come off the
+ * open list next), or among the first JPS_EAGER such tiles, the run goes
+ * on past c; else c goes on the open list marked RUN_ONLY (its expansion
+ * only goes on with the run) and the run ends.  It also ends at the goal
+ * or where the next diagonal step is not legal. */
+static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
+                                     unsigned d, uint32_t u, uint32_t ut,
+                                     int32_t ux, int32_t uy, double gu,
+                                     uint64_t ku) {
   const double *step = O->R->jstep;
   int dx = d == ASTAR_NE || d == ASTAR_SE ? 1 : -1;
   int dy = d == ASTAR_SE || d == ASTAR_SW ? 1 : -1;
@@ -522,7 +544,10 @@ static int run_diagonal(open_list *O, const planes *P, unsigned d, uint32_t u,
   int32_t vstep = dy > 0 ? (int32_t)P->b.stride : -(int32_t)P->b.stride;
   int32_t off = vstep + dx;
   int32_t off_t = dx * (int32_t)P->t.stride + dy;
+  int32_t off_w = dy * (int32_t)P->tw + dx;
   uint32_t c = u, ct = ut, n = 0, kh = 0, kv = 0, jh, jv;
+  uint32_t cw = (uint32_t)uy * P->tw + (uint32_t)ux; /* table index */
+  int later;
   /* with a jump table: the steps to the goal's column and row (0: not
      ahead) bound a skip */
   uint32_t to_gx = (uint32_t)(dx > 0 ? O->gx - ux : ux - O->gx);
@@ -535,7 +560,7 @@ static int run_diagonal(open_list *O, const planes *P, unsigned d, uint32_t u,
     double gc;
     int32_t cx, cy, hx, hy;
     if (P->jt != NULL) {
-      uint32_t k = jt_get(P->jt, c, d), cap;
+      uint32_t k = jt_get(P->jt, cw, d), cap;
       if (k == 0) return ASTAR_OK;
       cap = to_gx < to_gy ? to_gx : to_gy;
       cap = cap > n ? cap - n : UINT32_MAX; /* steps to the goal's line */
@@ -543,6 +568,7 @@ static int run_diagonal(open_list *O, const planes *P, unsigned d, uint32_t u,
         if (cap > JT_SKIP) { /* nothing to look at on the way */
           c = (uint32_t)((int32_t)c + (int32_t)JT_SKIP * off);
           ct = (uint32_t)((int32_t)ct + (int32_t)JT_SKIP * off_t);
+          cw = (uint32_t)((int32_t)cw + (int32_t)JT_SKIP * off_w);
           n += JT_SKIP;
           continue;
         }
@@ -551,6 +577,7 @@ static int run_diagonal(open_list *O, const planes *P, unsigned d, uint32_t u,
       if (cap < k) k = cap;
       c = (uint32_t)((int32_t)c + (int32_t)k * off);
       ct = (uint32_t)((int32_t)ct + (int32_t)k * off_t);
+      cw = (uint32_t)((int32_t)cw + (int32_t)k * off_w);
       n += k;
     } else {
       if (!open_at(&P->b, (uint32_t)((int32_t)c + dx)) ||
@@ -559,22 +586,24 @@ static int run_diagonal(open_list *O, const planes *P, unsigned d, uint32_t u,
         return ASTAR_OK;
       c = (uint32_t)((int32_t)c + off);
       ct = (uint32_t)((int32_t)ct + off_t);
+      cw = (uint32_t)((int32_t)cw + off_w);
       n++;
     }
+    if (c == P->goal)
+      return gen(O, u, c, ux + (int32_t)n * dx, uy + (int32_t)n * dy,
+                 gu + (double)n * step[d], d);
+    jh = jump_straight(P, h, c, ct, cw, &kh);
+    jv = jump_straight(P, v, c, ct, cw, &kv);
+    if (jh == NONE && jv == NONE) continue;
     gc = gu + (double)n * step[d];
     cx = ux + (int32_t)n * dx;
     cy = uy + (int32_t)n * dy;
-    if (c == P->goal) return gen(O, u, c, cx, cy, gc, d);
-    jh = jump_straight(P, h, c, ct, &kh);
-    jv = jump_straight(P, v, c, ct, &kv);
-    if (jh == NONE && jv == NONE) continue;
     hx = cx > O->gx ? cx - O->gx : O->gx - cx;
     hy = cy > O->gy ? cy - O->gy : O->gy - cy;
-    if (++eager > JPS_EAGER &&
-        astar__quantise(gc + (hx > hy ? O->R->hA * hx + O->R->hB * hy
-                                      : O->R->hA * hy + O->R->hB * hx),
-                        O->R->inv_q) > ku)
-      return gen(O, u, c, cx, cy, gc, d); /* later, if ever */
+    later = ++eager > JPS_EAGER &&
+            astar__quantise(gc + (hx > hy ? O->R->hA * hx + O->R->hB * hy
+                                          : O->R->hA * hy + O->R->hB * hx),
+                            O->R->inv_q) > ku;
     if (jh != NONE &&
         (st = gen(O, u, jh, cx + (int32_t)kh * dx, cy,
                   gc + (double)kh * step[h], h)) != ASTAR_OK)
@@ -583,6 +612,8 @@ static int run_diagonal(open_list *O, const planes *P, unsigned d, uint32_t u,
         (st = gen(O, u, jv, cx, cy + (int32_t)kv * dy,
                   gc + (double)kv * step[v], v)) != ASTAR_OK)
       return st;
+    if (later) /* the rest of the run later, if ever */
+      return gen(O, u | RUN_ONLY, c, cx, cy, gc, d);
   }
 }
 
@@ -591,7 +622,7 @@ int astar__jps_start(astar__run *R) {
   astar_search *ctx = R->s;
   const astar_query *q = &R->q;
   double card, diag, c;
-  int st, apart = 0;
+  int st, apart = 0, d;
   if ((st = astar__jps_layer_size(G, q->unit, q->size, &R->J)) < 0) return st;
   if (!astar__bit(R->J.passable, R->start)) {
     R->r.outcome = ASTAR_START_BLOCKED;
@@ -619,10 +650,7 @@ int astar__jps_start(astar__run *R) {
   R->hA = card * c;
   R->hB = (diag - card) * c;
   R->inv_q = 16777216.0 / (c * card);
-  {
-    int d;
-    for (d = 0; d < 8; d++) R->jstep[d] = G->step_length[d] * c;
-  }
+  for (d = 0; d < 8; d++) R->jstep[d] = G->step_length[d] * c;
   R->tag = ctx->explored_tag = astar__next_generation(ctx);
   ctx->stamp[R->start] = R->tag;
   {
@@ -674,9 +702,10 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
   P.goal = goal;
   P.goal_t = (goal % stride) * P.t.stride + goal / stride; /* column-major */
   P.jt = R->jt;
+  P.tw = (uint32_t)G->width;
 
   while (n > 0) {
-    uint32_t u, parent;
+    uint32_t u, parent, run_only;
     uint64_t ku;
     double gu;
     unsigned dirs, nb;
@@ -688,7 +717,8 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
     }
     u = heap[0].node;
     ku = heap[0].key;
-    parent = heap[0].aux;
+    parent = heap[0].aux & ~RUN_ONLY;
+    run_only = heap[0].aux & RUN_ONLY;
     gu = heap[0].g;
     if (n > 1) astar__heap_pop(heap, pos, n, 0);
     n--;
@@ -716,6 +746,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
     nb = bits3(&b, u - stride) | bits3(&b, u) << 3 | bits3(&b, u + stride)
                                                          << 6;
     dirs = successors(nb, u == start ? 8u : stamp[u] & ASTAR__STAMP_DIR);
+    if (run_only) dirs &= 1u << (stamp[u] & ASTAR__STAMP_DIR);
     O.n = n;
     O.peak = peak;
     O.generated = generated;
@@ -724,10 +755,18 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
       uint32_t j, k;
       dirs &= dirs - 1;
       if (d >= 4 && !q->jps_classic) {
-        st = run_diagonal(&O, &P, d, u, ut, ux, uy, gu, ku);
+        /* one copy per direction: its steps and scans known when
+           compiled */
+#define RUN(dd) run_diagonal(&O, &P, dd, u, ut, ux, uy, gu, ku)
+        st = d == ASTAR_NE   ? RUN(ASTAR_NE)
+             : d == ASTAR_SE ? RUN(ASTAR_SE)
+             : d == ASTAR_SW ? RUN(ASTAR_SW)
+                             : RUN(ASTAR_NW);
+#undef RUN
       } else {
-        j = d >= 4 ? jump_diagonal(&P, d, u, ut, &k)
-                   : jump_straight(&P, d, u, ut, &k);
+        uint32_t uw = (uint32_t)uy * P.tw + (uint32_t)ux;
+        j = d >= 4 ? jump_diagonal(&P, d, u, ut, uw, &k)
+                   : jump_straight(&P, d, u, ut, uw, &k);
         if (j == NONE) continue;
         st = gen(&O, u, j, ux + (int32_t)k * astar_dir_dx[d],
                  uy + (int32_t)k * astar_dir_dy[d],

@@ -315,14 +315,15 @@ int astar__static_rules(const astar_grid *g, int unit, int *refusal,
   return ASTAR_OK;
 }
 
-int astar__static_keep(astar_grid *g, int unit, uint32_t *jumps) {
+int astar__static_keep(astar_grid *g, int unit, uint32_t *jumps,
+                       size_t njumps) {
   astar__subgoals *s;
   astar_subgoal_drop(g, unit);
   s = astar__alloc(g, 1, sizeof *s);
   if (s == NULL) return ASTAR_ENOMEM;
   memset(s, 0, sizeof *s);
   s->unit = unit;
-  s->njt = g->ntiles;
+  s->njt = njumps;
   s->jumps = jumps;
   s->version = g->version;
   s->next = g->subgoals;
