@@ -71,13 +71,7 @@ local function expand(c)
   return out
 end
 
-local function same(a, b)
-  if #a ~= #b then return false end
-  for i = 1, #a do
-    if a[i] ~= b[i] then return false end
-  end
-  return true
-end
+local same = helpers.same_list
 
 local function show(p)
   if type(p) ~= "table" then return tostring(p) end

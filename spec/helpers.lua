@@ -11,6 +11,7 @@
 --   helpers.pick_tile(rng, case)             a (passable) tile of a case
 --   helpers.maps_dir()                       "../shared/maps" or nil
 --   helpers.cases(n)                         n, or n / 10 under ASTAR_LIGHT=1
+--   helpers.same_list(a, b)                  two flat lists equal, in order
 --   helpers.scenario_step()                  1, or 7 on 5.1-5.3: scenarios run
 --   helpers.error_of(f, ...)                 the message f raised
 --   helpers.missing(it, pending, r)          fail or pend without a resource
@@ -540,10 +541,15 @@ function helpers.maps_dir()
   return dir
 end
 
--- Which MovingAI scenarios a spec runs on this runtime: every one on Lua
--- 5.4 and LuaJIT (the runtimes games use most), every 7th elsewhere (CI
--- time: the maps are the slowest specs), or every one anywhere when
--- ASTAR_ALL_SCENARIOS=1.  Returns the step between scenarios run.
+-- Whether two flat lists (paths) hold the same values in the same order.
+function helpers.same_list(a, b)
+  if #a ~= #b then return false end
+  for i = 1, #a do
+    if a[i] ~= b[i] then return false end
+  end
+  return true
+end
+
 -- How many random cases a heavy property test runs: all of them, or a
 -- tenth in the runs where every step is slow (make gcstress and make
 -- valgrind set ASTAR_LIGHT=1).  Those runs look for memory and collector
@@ -556,6 +562,10 @@ function helpers.cases(n)
   return n
 end
 
+-- Which MovingAI scenarios a spec runs on this runtime: every one on Lua
+-- 5.4 and LuaJIT (the runtimes games use most), every 7th elsewhere (CI
+-- time: the maps are the slowest specs), or every one anywhere when
+-- ASTAR_ALL_SCENARIOS=1.  Returns the step between scenarios run.
 function helpers.scenario_step()
   if os.getenv("ASTAR_ALL_SCENARIOS") == "1" then return 1 end
   if _VERSION == "Lua 5.4" or rawget(_G, "jit") ~= nil then return 1 end

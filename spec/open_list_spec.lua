@@ -8,13 +8,7 @@
 local astar = require("astar")
 local helpers = require("helpers")
 
-local function same_path(a, b)
-  if #a ~= #b then return false end
-  for i = 1, #a do
-    if a[i] ~= b[i] then return false end
-  end
-  return true
-end
+local same_path = helpers.same_list
 
 -- A random small grid with a terrain and a unit class, any rule (hex too).
 local function random_grid(rng)
