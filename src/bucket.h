@@ -10,9 +10,9 @@
  *  - bucket i (1..) holds the entries whose key first differs from
  *    `last` (the key last taken) at bit i - 1, so keys only move down
  *    buckets, each at most 64 times; `used` has bit i - 1 set while
- *    bucket i is not empty;
- *    Its entries sit in a chain of blocks taken from one pool; a refill
- *    gives them back, a new search takes the whole pool back;
+ *    bucket i is not empty.  Its entries sit in a chain of blocks taken
+ *    from one pool: a refill gives them back, a new search takes the
+ *    whole pool back;
  *  - bucket 0 holds the keys equal to last, as a stack sorted by g (the
  *    largest on top).  The nodes an expansion adds at the same key have a
  *    larger g than every node left there (steps cost more than nothing),
