@@ -273,8 +273,8 @@ int astar_jumps_build(astar_grid *g, int unit, int *refusal) {
   if ((st = astar__static_rules(g, unit, refusal, &J)) != ASTAR_OK)
     return st;
   n = (size_t)(uint32_t)g->width * (uint32_t)g->height;
-  jt = astar__alloc(g, n, sizeof *jt);
-  if (jt == NULL) return ASTAR_ENOMEM;
+  astar_subgoal_drop(g, unit); /* as the graph's build: old data first */
+  if ((jt = astar__alloc(g, n, sizeof *jt)) == NULL) return ASTAR_ENOMEM;
   jumps_fill(g, &J, jt);
   if ((st = astar__static_keep(g, unit, jt, n)) != ASTAR_OK)
     astar__free(g, jt, n, sizeof *jt);
