@@ -118,3 +118,46 @@ put("search", "sliced_k5_prepare_oom", [9, 9, 0x00, (5 - 1) << 3]
 # k = 16 on the comb: long searches in a few slices
 put("search", "sliced_k16_comb", [31, 31, 0x03, (16 - 1) << 3] + comb
     + [QUERY] + q(0, 0, 31, 31) + [TWICE] + q(31, 0, 0, 31, 1, 4))
+
+# ---- fuzz_paths: w-1, h-1, flags (rule, weighted, failing allocation),
+# the walls (one bit per tile), [costs], then ops (see fuzz_paths.c) ----
+TOGGLE, SIGHT, THETA, CORNERS, OOMTHETA, SMOOTH = range(6)
+
+
+def walls(w, h, rows):
+    """rows: strings of '.' and '#', row-major, packed 8 tiles a byte."""
+    bits = [1 if c == "#" else 0 for r in rows for c in r]
+    out = []
+    for k in range(0, w * h, 8):
+        out.append(sum(v << j for j, v in enumerate(bits[k:k + 8])))
+    return out
+
+
+ROOM = ["........",
+        "..##....",
+        "..##..#.",
+        "......#.",
+        "#.....#.",
+        "...#....",
+        "........",
+        ".#......"]
+room = walls(8, 8, ROOM)
+# every diagonal rule: sights through corners, Theta* and Lazy Theta*
+for rule in range(4):
+    put("paths", "room_rule%d" % rule, [7, 7, rule] + room
+        + [SIGHT, 0, 0, 7, 7, 0, SIGHT, 1, 1, 4, 4, 0, SIGHT, 0, 3, 5, 0, 1]
+        + [THETA, 0, 0, 7, 7, 0, 0, THETA, 7, 0, 0, 7, 1, 0]
+        + [CORNERS, 0, 0, 7, 7, 1, 0, CORNERS, 0, 7, 7, 0, 2, 0]
+        + [SMOOTH, 0, SMOOTH, 3, 0, 0, 1, 1, 7, 7])
+# big units (size 2 and 3), a toggle between queries
+put("paths", "room_sizes", [7, 7, 0x00] + room
+    + [THETA, 0, 6, 6, 0, 1, 1, CORNERS, 0, 6, 6, 0, 0, 1]
+    + [TOGGLE, 4, 4, SIGHT, 0, 0, 5, 5, 1, THETA, 0, 0, 5, 5, 0, 2]
+    + [CORNERS, 4, 0, 0, 4, 2, 1])
+# weighted tiles (two bits a tile: costs 1..4), an allocation failing
+# (the third of the context's) under Lazy Theta*
+put("paths", "weighted_oom", [7, 7, 0x04 | (3 << 3)] + room
+    + [0x1b, 0xe4, 0x00, 0xff] * 4
+    + [OOMTHETA, 0, 0, 7, 7, 1, 0, OOMTHETA, 7, 7, 0, 0, 0, 0]
+    + [THETA, 0, 7, 7, 0, 1, 0, CORNERS, 0, 0, 7, 7, 3, 0]
+    + [SMOOTH, 0, SMOOTH, 4, 0, 0, 0, 1, 1, 1, 2, 2])
