@@ -161,3 +161,29 @@ put("paths", "weighted_oom", [7, 7, 0x04 | (3 << 3)] + room
     + [OOMTHETA, 0, 0, 7, 7, 1, 0, OOMTHETA, 7, 7, 0, 0, 0, 0]
     + [THETA, 0, 7, 7, 0, 1, 0, CORNERS, 0, 0, 7, 7, 3, 0]
     + [SMOOTH, 0, SMOOTH, 4, 0, 0, 0, 1, 1, 1, 2, 2])
+
+# ---- fuzz_graph: nodes to add first, then ops (see fuzz_graph.c) ----
+G_NODE, G_EDGE, G_DISABLE, G_QUERY, G_OOMEDIT, G_OOMQUERY, G_FIELD, \
+    G_CHECK, G_OOMFIELD = range(9)
+
+
+def gq(s, goals, m):
+    """a query from s to up to three goals; m: algorithm % 5 (A*,
+    Dijkstra, BFS, greedy, bidirectional), +8 zero heuristic, +16 weight
+    1.5, +32 max_cost"""
+    g = list(goals) + [0] * (3 - len(goals))
+    return [s, len(goals) - 1] + g + [m]
+
+
+chain = []
+for a in range(5):
+    chain += [G_EDGE, a, a + 1, 0, G_EDGE, a + 1, a, 2]
+put("graph", "chain_every_algorithm", [6] + chain
+    + sum(([G_QUERY] + gq(0, [5], m) for m in range(5)), [])
+    + [G_DISABLE, 3, 1] + [G_QUERY] + gq(0, [5, 2], 0)
+    + [G_FIELD, 0, 1, 5, 0, 0, 0x80 | 0x09, 0, G_FIELD, 1, 0, 2, 0, 0, 0, 3]
+    + [G_CHECK, 0, G_DISABLE, 3, 0, G_CHECK, 1])
+put("graph", "oom_edits", [2, G_OOMEDIT, 1, 3, 4, 5, G_OOMEDIT, 0, 0, 1, 3]
+    + [G_OOMEDIT, 2 | (9 << 2), 0, 1, 1, G_NODE, 0, 0, 0, 0]
+    + [G_EDGE, 2, 0, 5, G_OOMQUERY, 2] + gq(2, [1], 0)
+    + [G_OOMFIELD, 1, 0, 0, 1, 0, 0, 0, 0, G_CHECK, 2])

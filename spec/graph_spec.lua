@@ -405,6 +405,30 @@ describe("astar.graph: building and editing", function()
     assert.are.equal(0, cost)
   end)
 
+  -- found by fuzz/fuzz_graph.c: the start kept the goal mark the query
+  -- before had left on it, so the search "arrived" at once (path {b},
+  -- cost 0)
+  it("a search from the last search's goal walks on", function()
+    for _, algorithm in ipairs { "astar", "dijkstra", "bfs", "greedy",
+                                 "bidirectional" } do
+      local g = astar.graph()
+      local a, b, c = g:add_node(0, 0), g:add_node(3, 4), g:add_node(6, 8)
+      g:add_edge(a, b, 5, true)
+      g:add_edge(b, c, 5, true)
+      local o = { algorithm = algorithm }
+      local function go(s, t) -- path and cost
+        local path, cost = g:find_path(s, t, o)
+        return { path, cost }
+      end
+      assert.are.same({ { a, b }, 5 }, go(a, b), algorithm)
+      assert.are.same({ { b, c }, 5 }, go(b, c), algorithm)
+      assert.are.same({ { c, b, a }, 10 }, go(c, a), algorithm)
+      o.goals = { b, c }
+      assert.are.same({ { a, b }, 5 }, go(a, nil), algorithm)
+      g:close()
+    end
+  end)
+
   it("disabled start and goal", function()
     local g = astar.graph()
     g:add_node()

@@ -494,7 +494,10 @@ int astar_graph_find_path(astar_search *s, const astar_graph *G,
     double h = bidir ? 0.0 : h_node(&S, q->start);
     if (S.st != ASTAR_OK) return S.st;
     s->graphx->h[q->start] = h;
-    s->stamp[q->start] = S.tag | ST_SEEN | (sv & ST_GOAL);
+    /* a goal of this query keeps its mark; one left from an earlier
+     * query (an older generation) must not */
+    s->stamp[q->start] = S.tag | ST_SEEN |
+                         ((sv & ASTAR__STAMP_GEN) == S.tag ? sv & ST_GOAL : 0);
     e.key = astar__quantise(q->algorithm == ASTAR_ALGO_BFS ? 0.0 : h, S.inv_q);
     e.g = 0.0;
     e.node = q->start;
