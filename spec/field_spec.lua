@@ -410,6 +410,24 @@ describe("field reading", function()
     assert.are.equal(0, select(2, f:within(-1)))
   end)
 
+  it("within misses no tile on an octile field (the bucket ring closes " ..
+     "a bucket's tiles in any order)", function()
+    -- 1 and sqrt 2 share a bucket: order was 0 1 1 1.41 2 2.41 2 ...,
+    -- and within stopped at the first value past the cost (fuzz_field)
+    local f = astar.new(3, 5):field(1, 1)
+    for _, c in ipairs({ 1.2, 2.2, 2.5, 3.1 }) do
+      local want = 0
+      for y = 1, 5 do
+        for x = 1, 3 do
+          if f:get(x, y) <= c then want = want + 1 end
+        end
+      end
+      local t, n = f:within(c)
+      assert.are.equal(want, n)
+      for k = 1, #t, 2 do assert.is_true(f:get(t[k], t[k + 1]) <= c) end
+    end
+  end)
+
   it("directions: one code per tile, the step next_step takes", function()
     local f = g:field(10, 5)
     local s = f:directions()

@@ -1079,7 +1079,7 @@ typedef struct astar_field {
   uint32_t tag;         /* the stamps of this content; 0: empty */
   int direction;        /* ASTAR_FIELD_* */
   int unit;
-  int sorted;           /* order[] is by value (every build; not a sum) */
+  int sorted;           /* order[] is by value (no sum, no ring) */
   int memo;             /* a tile callback's costs in ctx.memo (tag) */
   uint64_t version;     /* the map's edit counter when it was built */
   uint32_t expanded;    /* tiles closed by the last build or rescan */

@@ -666,6 +666,10 @@ static int run_seeds(build *B, uint32_t n, int sorted) {
   }
   f->expanded = f->count;
   f->tag = B->tag;
+  /* the ring closes a bucket's tiles in any order: order[] is by value
+   * only to within a bucket (within() must not stop early, flee() must
+   * not take its seeds as sorted) */
+  if (B->R != NULL) f->sorted = 0;
   return ASTAR_OK;
 }
 
