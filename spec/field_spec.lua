@@ -428,6 +428,34 @@ describe("field reading", function()
     end
   end)
 
+  it("next_step leaves no tile of a flee map stuck near 0", function()
+    -- (6, 7) is worth -0.0426, reached from (6, 6) at -1.0426 + 1: the
+    -- tolerance, a few float units of -0.0426, was below -1.0426's own
+    -- rounding, so next_step answered "goal" (fuzz_field)
+    local m = astar.from_string([[
+........
+########
+........
+........
+........
+.####..#
+#.#.....
+##......
+]])
+    m:set_movement({ diagonals = "one_free" })
+    local f = m:field({ 1, 1, 8, 8, 8, 1 }, { values = { 1, -3, 0 } })
+    local flee = f:flee(-1.2)
+    assert.are.same({ 6, 6, 1 }, { flee:next_step(6, 7) })
+    for y = 1, 8 do
+      for x = 1, 8 do
+        local v = flee:get(x, y)
+        if v and not flee:next_step(x, y) then -- only at its seed value
+          assert.is_true(close(v, -1.2 * f:get(x, y), REL))
+        end
+      end
+    end
+  end)
+
   it("directions: one code per tile, the step next_step takes", function()
     local f = g:field(10, 5)
     local s = f:directions()

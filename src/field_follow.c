@@ -165,19 +165,21 @@ static int next_x(const astar_field *f, const astar_grid *G,
                   const astar_layer *L, uint32_t i, uint64_t *rng,
                   uint32_t *next, double *step, int *dir) {
   cand_it it;
-  double here = (double)f->value[i], best = HUGE_VAL, tol, c;
+  double here = (double)f->value[i], best = HUGE_VAL, tol, c, mag;
   uint32_t v;
   unsigned ties = 0;
   int d, found = 0;
+  mag = fabs(here);
   cand_start(&it, f, G, L, i);
   while (cand_next(&it, &v, &c, &d)) {
     if (!downhill(f, i, v, d)) continue;
     if (c + (double)f->value[v] < best) best = c + (double)f->value[v];
+    if (fabs((double)f->value[v]) > mag) mag = fabs((double)f->value[v]);
     found = 1;
   }
   if (!found) return 0;
-  tol = 4.0 * FLT_EPSILON * (fabs(best) > fabs(here) ? fabs(best)
-                                                      : fabs(here));
+  if (fabs(best) > mag) mag = fabs(best);
+  tol = 4.0 * FLT_EPSILON * mag; /* as in astar_field_next */
   if (best > here + tol) return 0;
   cand_start(&it, f, G, L, i);
   while (cand_next(&it, &v, &c, &d)) {
@@ -198,7 +200,7 @@ int astar_field_next(const astar_field *f, const astar_grid *G,
                      const astar_layer *L, uint32_t i, uint64_t *rng,
                      uint32_t *next, double *step, int *dir) {
   const int to = f->direction == ASTAR_FIELD_TO;
-  double here, best = HUGE_VAL, tol;
+  double here, best = HUGE_VAL, tol, mag;
   double score[8], cost[8];
   uint32_t cand[8];
   unsigned moved[8];
@@ -208,6 +210,7 @@ int astar_field_next(const astar_field *f, const astar_grid *G,
   if (f->mtag != 0 || (f->links && astar__link_end(G, i)))
     return next_x(f, G, L, i, rng, next, step, dir);
   here = (double)f->value[i];
+  mag = fabs(here);
   m = to ? L->moves[i] : astar__rule_dirs(G->diagonal);
   while (m) {
     unsigned d = astar__lowest_bit(m);
@@ -238,13 +241,16 @@ int astar_field_next(const astar_field *f, const astar_grid *G,
     moved[k] = to ? d : reverse_dir[d];
     score[k] = c + (double)f->value[v];
     if (score[k] < best) best = score[k];
+    if (fabs((double)f->value[v]) > mag) mag = fabs((double)f->value[v]);
     k++;
   }
   if (k == 0) return 0;
   /* values are floats: equal within a few of their units in the last
-   * place (the doubles they came from were equal, or nearly) */
-  tol = 4.0 * FLT_EPSILON * (fabs(best) > fabs(here) ? fabs(best)
-                                                      : fabs(here));
+   * place (the doubles they came from were equal, or nearly) -- units of
+   * the largest value in the sum: near 0 a tile reached from a far
+   * lower one (flee maps) is off by the lower one's rounding */
+  if (fabs(best) > mag) mag = fabs(best);
+  tol = 4.0 * FLT_EPSILON * mag;
   if (best > here + tol) return 0; /* no step pays: a local minimum */
   for (j = 0; j < k; j++) {
     if (score[j] > best + tol) continue;
