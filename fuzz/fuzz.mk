@@ -11,7 +11,7 @@
 # Only FUZZ_* variables are defined here; CORE_SRC and HDRS come from the
 # top Makefile.
 
-FUZZ_HARNESSES := text movingai search paths graph
+FUZZ_HARNESSES := text movingai search paths graph field
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_REPLAY_CC ?= gcc

@@ -187,3 +187,46 @@ put("graph", "oom_edits", [2, G_OOMEDIT, 1, 3, 4, 5, G_OOMEDIT, 0, 0, 1, 3]
     + [G_OOMEDIT, 2 | (9 << 2), 0, 1, 1, G_NODE, 0, 0, 0, 0]
     + [G_EDGE, 2, 0, 5, G_OOMQUERY, 2] + gq(2, [1], 0)
     + [G_OOMFIELD, 1, 0, 0, 1, 0, 0, 0, 0, G_CHECK, 2])
+
+# ---- fuzz_field: w-1, h-1, flags (rule, steps {2, 3}, failing
+# allocation f), the walls (one bit per tile), then ops (see
+# fuzz_field.c) ----
+F_WALL, F_COST, F_FIELD, F_OOMFIELD, F_RELEASE, F_FLEE, F_SUM = range(7)
+
+
+def ff(d, goals, v=0, m=0, s=0):
+    """a field: d (bit 0 "from", bit 1 field 1), up to three goals, v
+    (bit 7: start values VALUES[(v >> 2i) & 7]), m (max_cost MAXC[m & 7],
+    bit 6 the binary heap), s (size s % 2 + 1)"""
+    g = [c for xy in goals for c in xy] + [0, 0] * (3 - len(goals))
+    return [d, len(goals) - 1] + g + [v, m, s]
+
+
+# octile, uniform costs: the bucket ring (a bucket holds 1 and sqrt 2)
+put("field", "octile_ring", [2, 4, 0x00, 0x00, 0x00]
+    + [F_FIELD] + ff(0, [(0, 0)]) + [F_FIELD] + ff(3, [(2, 4)], 0, 5)
+    + [F_FLEE, 0, 0, F_FLEE, 1 | 2 | 4, 5, F_SUM, 1 | 2, 0, 1])
+# every operation on the room (rule 1), costs, start values, max_cost,
+# the binary heap, size 2 units, flee and sums of both kinds
+put("field", "room_every_op", [7, 7, 0x01] + room
+    + [F_COST, 4, 4, 7, F_COST, 5, 0, 5, F_COST, 0, 5, 3]
+    + [F_FIELD] + ff(0, [(0, 0), (7, 7), (7, 0)], 0x80 | 0x12, 0)
+    + [F_FIELD] + ff(2 | 1, [(5, 6), (0, 7)], 0x80 | 0x24, 0x40 | 6)
+    + [F_FLEE, 0, 0, F_FLEE, 1 | 8, 6, F_SUM, 1 | 2 | 4, 3, 1]
+    + [F_SUM, 1, 2, 4, F_FIELD] + ff(0, [(4, 4)], 0, 0, 1)
+    + [F_FLEE, 2 | 4, 1, F_WALL, 3, 3, F_FLEE, 0, 0, F_SUM, 1, 0, 0]
+    + [F_FIELD] + ff(1, [(6, 6), (6, 6)], 0x80 | 0x0c, 4, 1)
+    + [F_RELEASE, 2, F_SUM, 2, 0, 0])
+# allocations failing: builds on fresh fields, flee, sums, a release
+put("field", "oom_every_op", [5, 4, 0x02 | (3 << 3), 0x12, 0x80, 0x01, 0x00]
+    + [F_OOMFIELD] + ff(0, [(0, 0)], 0, 0x40)
+    + [F_OOMFIELD] + ff(2, [(5, 4), (0, 4)], 0x80 | 0x11, 7)
+    + [F_FLEE, 16, 0, F_FLEE, 16 | 2 | 1, 1, F_SUM, 16 | 1 | 2, 5, 2]
+    + [F_RELEASE, 0, F_OOMFIELD] + ff(1, [(3, 3)], 0, 0, 1)
+    + [F_SUM, 16, 1, 1])
+# 4-way with steps {2, 3}: breadth-first on uniform costs, then a heap
+put("field", "fourway_levels", [9, 6, 0x03 | 0x04, 0x10, 0x02, 0x00, 0x40,
+                                0x80, 0x01, 0x20, 0x00, 0x00]
+    + [F_FIELD] + ff(0, [(0, 0), (9, 6)]) + [F_FIELD] + ff(3, [(4, 3)], 0, 3)
+    + [F_COST, 2, 2, 7, F_FIELD] + ff(0, [(0, 0), (9, 6)], 0x80 | 0x08)
+    + [F_FLEE, 4, 0, F_FIELD] + ff(2, [(9, 0)], 0, 0, 1) + [F_SUM, 1 | 2, 0, 3])

@@ -1,0 +1,582 @@
+/*
+ * fuzz_field: fields on a small grid (astar_field: the cost between every
+ * tile and the nearest of a set of goals), built again and again on three
+ * field objects as the map changes, turned into flee maps and weighted
+ * sums, each result checked against a reference Dijkstra written here
+ * from astar.h.
+ *
+ * Input layout:
+ *   byte 0   width - 1  (mod 16)
+ *   byte 1   height - 1 (mod 16)
+ *   byte 2   bits 0-1 diagonal rule; bit 2: step lengths {2, 3} (else
+ *            {1, sqrt 2}); bits 3-5: f, the allocation to fail (the f-th
+ *            from the call on; 0: none) in ops 3, 5 and 6
+ *   then ceil(w * h / 8) bytes: the walls, one bit per tile (row-major)
+ *   then up to 48 operations, one opcode byte each (op = byte % 7) plus
+ *   operands:
+ *     0 toggle a wall: x y
+ *     1 set a cost: x y c (COSTS[c % 8]; opens the tile)
+ *     2 a field: d k x1 y1 x2 y2 x3 y3 v m s (d & 1: "from"; d & 2: into
+ *       field 1, else field 0; k % 3 + 1 goals; v & 128: start values
+ *       VALUES[(v >> 2i) & 7], else none (0); m & 7: max_cost MAXC[m & 7],
+ *       m & 64: the binary heap; s: the unit's size, s % 2 + 1)
+ *     3 op 2 with allocation f failing, then op 2 again
+ *     4 release field j % 3 and init it again: j
+ *     5 a flee map: j c (source field j & 1; j & 2: into itself, else into
+ *       field 2; j & 4: "from"; j & 8: the binary heap; j & 16: allocation
+ *       f fails; factor KS[c % 8])
+ *     6 a weighted sum into field 2: j a b (j & 1: of fields 0 and 1,
+ *       else of field 0 alone; j & 2: rescanned on the grid, else a plain
+ *       sum; j & 4: "from"; j & 8: the binary heap; j & 16: allocation f
+ *       fails; weights WS[a % 8], WS[b % 8])
+ *
+ * The reference: a Dijkstra from seeds (a build: every goal the unit can
+ * enter at its start value, rounded to float, duplicates the least, none
+ * above max_cost; a flee map: every tile of the source with k times its
+ * value; a rescanned sum: every tile where all sources have a value, at
+ * the weighted sum), over the grid's legal moves of an s x s unit (its
+ * footprint open, the diagonal rule applied to the footprint), a move
+ * costing its step length times the top-left tile it enters; "to" fields
+ * walk moves backwards (the cost from a tile to a goal), "from" fields
+ * forwards.  Checks, for every build, flee and rescanned sum:
+ *  - ASTAR_OK; a tile has a value exactly when the reference gives it one
+ *    within max_cost, and the value is the reference's (the field keeps
+ *    32-bit floats: within 1e-6 relative);
+ *  - astar_field_next from every tile with a value, with and without a
+ *    seed: a legal move of the unit ("to": from the tile; "from": into
+ *    it) to a tile with a value, step its cost exactly, and value =
+ *    next's value + step (within 1e-6 of the largest of the three: the
+ *    values are floats); no step only at a seed, at its seed value
+ *    (values below 2^20, where floats still tell the cheapest step);
+ *  - count is the number of tiles with a value, order[] lists each of
+ *    them once, by value when f->sorted (the bucket ring closes a
+ *    bucket's tiles in any order: not sorted);
+ *  - a plain sum: a value exactly where every source has one, the sum;
+ *  - the bytes the allocator holds are the fields' astar_field_memory;
+ *    the grid is untouched (struct and tile arrays byte for byte);
+ *  - a failing allocation: ASTAR_ENOMEM only when one failed, the field
+ *    then empty, the same call then succeeding; ASTAR_OK after a failed
+ *    allocation is allowed (the bucket ring is optional: the build falls
+ *    back to the radix heap) and checked like any other result;
+ *  - flee / sum of an empty field: ASTAR_EINVAL.
+ * A flee or sum of a field built before an edit of the map is run for its
+ * memory safety only (the reference models fresh fields).  Not covered:
+ * unit classes and heights, tile callbacks, avoid / extra costs, links,
+ * hex grids (fuzz_search and the specs cover those for searches).
+ *
+ * Two core bugs it found at once (fixed; fuzz/regressions/field): a ring
+ * build's order[] was taken as sorted (within() stopped early and missed
+ * tiles; flee seeded from it as if sorted), and astar_field_next's tie
+ * tolerance, relative to the tile's own value, was below the rounding of
+ * a neighbour far from 0 (a flee map's tile near 0 had no step).
+ */
+#include "fuzz_common.h"
+
+#include <math.h>
+
+/* -DFZ_TRACE prints every operation (to read a crashing input) */
+#ifdef FZ_TRACE
+#define TRACE(...) fprintf(stderr, __VA_ARGS__)
+#else
+#define TRACE(...) ((void)0)
+#endif
+
+#define SIDE 16
+#define NMAX (SIDE * SIDE)
+#define NF 3
+
+static const float COSTS[8] = {1, 2, 3, 0.5f, 1, 7, 0.25f, 100};
+static const double KS[8] = {-1.2, -1, -0.5, 0.5, 1, 2, -3, 0};
+static const double WS[8] = {1, -1, 0.5, 2, -1.5, 3, 0, 0.25};
+
+static fz_heap heap, fheap;
+static astar_grid grid;
+static astar_field F[NF];
+/* fresh: built (or fled / summed) with no edit of the map since, so the
+ * reference can model it */
+static int fresh[NF];
+static int W, H, diag;
+static unsigned fail_k;
+static uint8_t wall[NMAX];
+static float cost[NMAX];
+static double seed[NMAX]; /* the reference's seeds (HUGE_VAL: none) */
+static double ref[NMAX];
+
+static int in_grid(int32_t x, int32_t y) {
+  return x >= 0 && y >= 0 && x < W && y < H;
+}
+
+static int open_s(int s, int32_t x, int32_t y) {
+  int32_t i, j;
+  if (!in_grid(x, y) || !in_grid(x + s - 1, y + s - 1)) return 0;
+  for (j = 0; j < s; j++)
+    for (i = 0; i < s; i++)
+      if (wall[(y + j) * SIDE + x + i]) return 0;
+  return 1;
+}
+
+/* May an s x s unit at (x, y) move in direction d (astar.h's rules)? */
+static int legal(int s, int32_t x, int32_t y, int d) {
+  int32_t dx = astar_dir_dx[d], dy = astar_dir_dy[d];
+  int a, b;
+  if (!open_s(s, x, y) || !open_s(s, x + dx, y + dy)) return 0;
+  if (d < 4) return 1;
+  a = open_s(s, x + dx, y);
+  b = open_s(s, x, y + dy);
+  switch (diag) {
+  case ASTAR_DIAG_BOTH_FREE: return a && b;
+  case ASTAR_DIAG_ONE_FREE: return a || b;
+  case ASTAR_DIAG_ALWAYS: return 1;
+  default: return 0;
+  }
+}
+
+/* The direction opposite d. */
+static int opposite(int d) {
+  int b;
+  for (b = 0; b < 8; b++)
+    if (astar_dir_dx[b] == -astar_dir_dx[d] &&
+        astar_dir_dy[b] == -astar_dir_dy[d])
+      return b;
+  abort();
+}
+
+/* The move from (x, y) in direction d: its length times the cost of the
+ * (top-left) tile it enters. */
+static double move_cost(int32_t x, int32_t y, int d) {
+  return grid.step_length[d] *
+         (double)cost[(y + astar_dir_dy[d]) * SIDE + x + astar_dir_dx[d]];
+}
+
+/* Dijkstra from seed[] over the unit's moves: forwards for "from". */
+static void reference(int s, int from) {
+  static int done[NMAX];
+  int t;
+  for (t = 0; t < NMAX; t++) ref[t] = seed[t], done[t] = 0;
+  for (;;) {
+    int u = -1, d;
+    int32_t x, y;
+    for (t = 0; t < NMAX; t++)
+      if (!done[t] && ref[t] < HUGE_VAL && (u < 0 || ref[t] < ref[u])) u = t;
+    if (u < 0) return;
+    done[u] = 1;
+    x = u % SIDE;
+    y = u / SIDE;
+    for (d = 0; d < 8; d++) {
+      int32_t nx = x + astar_dir_dx[d], ny = y + astar_dir_dy[d];
+      double c;
+      if (from) { /* forward: u -> n */
+        if (!legal(s, x, y, d)) continue;
+        c = move_cost(x, y, d);
+      } else { /* backward: n -> u, the move in the opposite direction */
+        if (!legal(s, nx, ny, opposite(d))) continue;
+        c = move_cost(nx, ny, opposite(d));
+      }
+      if (ref[u] + c < ref[ny * SIDE + nx]) ref[ny * SIDE + nx] = ref[u] + c;
+    }
+  }
+}
+
+static int close_to(double a, double b) {
+  double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+  return fabs(a - b) <= 1e-6 * (m > 1.0 ? m : 1.0);
+}
+
+/* a = b + c, where b is a float: within 1e-6 of the largest term */
+static int close_sum(double a, double b, double c) {
+  double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+  if (fabs(c) > m) m = fabs(c);
+  return fabs(a - (b + c)) <= 1e-6 * (m > 1.0 ? m : 1.0);
+}
+
+/* The bytes the field allocator holds are the fields' own. */
+static void check_memory(void) {
+  size_t n = 0;
+  int i;
+  for (i = 0; i < NF; i++) n += astar_field_memory(&F[i]);
+  FZ_ASSERT(fheap.live == n);
+}
+
+static void check_empty(const astar_field *f) {
+  FZ_ASSERT(f->tag == 0 && f->count == 0);
+}
+
+/* astar_field_next's step from tile t = (x, y), at (nt, step, dir). */
+static void check_step(const astar_field *f, int from, int s, int32_t x,
+                       int32_t y, uint32_t nt, double step, int dir) {
+  int32_t nx, ny;
+  FZ_ASSERT(dir >= 0 && dir < 8 && astar_field_has(f, nt));
+  astar_xy(&grid, nt, &nx, &ny);
+  FZ_ASSERT(nx == x + astar_dir_dx[dir] && ny == y + astar_dir_dy[dir]);
+  if (!from) { /* the move t -> next */
+    FZ_ASSERT(legal(s, x, y, dir) && step == move_cost(x, y, dir));
+  } else { /* the move next -> t, walked backwards */
+    int back = opposite(dir);
+    FZ_ASSERT(legal(s, nx, ny, back) && step == move_cost(nx, ny, back));
+  }
+  FZ_ASSERT(close_sum((double)f->value[astar_index(&grid, x, y)],
+                      (double)f->value[nt], step));
+}
+
+/* Field f (a build, flee or rescan) against the reference from seed[]. */
+static void check_field(const astar_field *f, int from, int s,
+                        double max_cost) {
+  static uint8_t listed[NMAX];
+  astar_layer L;
+  uint32_t count = 0, t;
+  FZ_ASSERT(f->tag != 0);
+  FZ_ASSERT(astar_grid_layer_size(&grid, 0, s, &L) == ASTAR_OK);
+  reference(s, from);
+  for (t = 0; t < NMAX; t++) {
+    int32_t x = (int32_t)(t % SIDE), y = (int32_t)(t / SIDE);
+    uint32_t at, nt;
+    uint64_t rng = t * 0x9E3779B97F4A7C15u + 1;
+    double step, val;
+    int dir, want, got;
+    if (!in_grid(x, y)) continue;
+    at = astar_index(&grid, x, y);
+    want = ref[t] < HUGE_VAL && ref[t] <= max_cost;
+    got = astar_field_has(f, at);
+    FZ_ASSERT(got == want);
+    if (!got) continue;
+    count++;
+    val = (double)f->value[at];
+    FZ_ASSERT(close_to(val, ref[t]));
+    if (!astar_field_next(f, &grid, &L, at, NULL, &nt, &step, &dir)) {
+      /* no step downhill: a seed at its seed value; so with a seed too */
+      TRACE("  no step at (%d,%d): %.9g, seed %.9g\n", x, y, val, seed[t]);
+      /* (below 2^20 only: past it the cheapest step, 0.25, may round
+       * to no change of the float, and the step looks flat; repeated
+       * flee maps get there) */
+      if (fabs(val) < 1048576.0)
+        FZ_ASSERT(seed[t] < HUGE_VAL && close_to(val, seed[t]));
+      FZ_ASSERT(!astar_field_next(f, &grid, &L, at, &rng, &nt, &step, &dir));
+    } else {
+      check_step(f, from, s, x, y, nt, step, dir);
+      FZ_ASSERT(astar_field_next(f, &grid, &L, at, &rng, &nt, &step, &dir));
+      check_step(f, from, s, x, y, nt, step, dir);
+    }
+  }
+  FZ_ASSERT(f->count == count);
+  memset(listed, 0, sizeof listed);
+  for (t = 0; t < f->count; t++) {
+    int32_t x, y;
+    FZ_ASSERT(astar_field_has(f, f->order[t]));
+    astar_xy(&grid, f->order[t], &x, &y);
+    FZ_ASSERT(in_grid(x, y) && !listed[y * SIDE + x]);
+    listed[y * SIDE + x] = 1;
+    if (t > 0 && f->sorted)
+      FZ_ASSERT(f->value[f->order[t - 1]] <= f->value[f->order[t]]);
+  }
+}
+
+/* Prepare the grid for an s x s unit (fields read the prepared layer). */
+static void prepare(int s) {
+  FZ_ASSERT(astar_grid_prepare(&grid, 0, 0) == ASTAR_OK);
+  if (s > 1) FZ_ASSERT(astar_grid_prepare_size(&grid, 0, s, 0) == ASTAR_OK);
+}
+
+static void arm(void) {
+  fheap.fail_at = fheap.count + fail_k;
+  fheap.fail_sticky = 0;
+  fheap.failed = 0;
+}
+
+/* The outcome of a call made under arm(): ENOMEM only after a refused
+ * allocation, leaving f empty; else OK. */
+static int disarm(int rc, astar_field *f) {
+  fheap.fail_at = 0;
+  if (rc == ASTAR_ENOMEM) {
+    FZ_ASSERT(fheap.failed > 0);
+    check_empty(f);
+  } else {
+    FZ_ASSERT(rc == ASTAR_OK);
+  }
+  check_memory();
+  return rc;
+}
+
+static void build(fz_reader *rd, int failing) {
+  static const double VALUES[8] = {0, 0, 1, 2.5, -3, 10, 0.5, 1e3};
+  static const double MAXC[8] = {HUGE_VAL, HUGE_VAL, 0, 1, 2.5, 5, 12, 40};
+  astar_field_query q;
+  fz_snapshot snap;
+  int32_t goals[6];
+  double values[3];
+  unsigned d = fz_byte(rd), k = fz_byte(rd) % 3 + 1, v, m, i;
+  int s, rc, slot = (d & 2) ? 1 : 0, round;
+  astar_field *f = &F[slot];
+  for (i = 0; i < 3; i++) {
+    goals[2 * i] = (int32_t)(fz_byte(rd) % (unsigned)W);
+    goals[2 * i + 1] = (int32_t)(fz_byte(rd) % (unsigned)H);
+  }
+  v = fz_byte(rd);
+  m = fz_byte(rd);
+  s = (int)(fz_byte(rd) % 2) + 1;
+  for (i = 0; i < 3; i++)
+    values[i] = v & 128 ? VALUES[(v >> (2 * i)) & 7] : 0.0;
+  astar_field_query_defaults(&q);
+  q.direction = d & 1 ? ASTAR_FIELD_FROM : ASTAR_FIELD_TO;
+  q.goals = goals;
+  q.ngoals = k;
+  q.values = v & 128 ? values : NULL;
+  q.max_cost = MAXC[m & 7];
+  q.heap = (m & 64) != 0;
+  q.size = s;
+  TRACE("field %d: %s, %u goals (%d,%d)=%g (%d,%d)=%g (%d,%d)=%g, "
+        "max %g, heap %d, size %d%s\n",
+        slot, d & 1 ? "from" : "to", k, goals[0], goals[1], values[0],
+        goals[2], goals[3], values[1], goals[4], goals[5], values[2],
+        q.max_cost, q.heap, s, failing ? ", failing" : "");
+  prepare(s);
+  for (i = 0; i < NMAX; i++) seed[i] = HUGE_VAL;
+  for (i = 0; i < k; i++) {
+    int32_t x = goals[2 * i], y = goals[2 * i + 1];
+    double sv = (double)(float)values[i]; /* the field keeps floats */
+    if (open_s(s, x, y) && sv <= q.max_cost && sv < seed[y * SIDE + x])
+      seed[y * SIDE + x] = sv;
+  }
+  fresh[slot] = 0;
+  for (round = failing ? 0 : 1; round < 2; round++) {
+    fz_snap(&snap, &grid);
+    if (round == 0) arm();
+    rc = astar_field_fit(f, &grid);
+    if (rc == ASTAR_OK) rc = astar_field_build(f, &grid, &q);
+    FZ_ASSERT(fz_same(&snap, &grid, 1));
+    fz_unsnap(&snap);
+    if (round == 0) {
+      if (disarm(rc, f) != ASTAR_OK) continue;
+    } else {
+      FZ_ASSERT(rc == ASTAR_OK);
+      check_memory();
+    }
+    TRACE("  %u tiles\n", f->count);
+    check_field(f, q.direction == ASTAR_FIELD_FROM, s, q.max_cost);
+  }
+  fresh[slot] = 1;
+}
+
+static void flee(fz_reader *rd) {
+  unsigned j = fz_byte(rd);
+  double k = KS[fz_byte(rd) % 8];
+  int from = (j & 4) != 0, si = (int)(j & 1), di = (j & 2) ? si : 2;
+  int ok = fresh[si], failing = (j & 16) && fail_k != 0, rc, round;
+  astar_field *src = &F[si], *dst = &F[di];
+  astar_field_query q;
+  fz_snapshot snap;
+  uint32_t t;
+  astar_field_query_defaults(&q);
+  q.direction = from ? ASTAR_FIELD_FROM : ASTAR_FIELD_TO;
+  q.heap = (j & 8) != 0;
+  q.size = src->tag != 0 ? src->size : 1;
+  TRACE("flee %d -> %d: k %g, %s, heap %d%s%s\n", si, di, k,
+        from ? "from" : "to", q.heap, ok ? "" : ", stale",
+        failing ? ", failing" : "");
+  prepare(q.size);
+  for (t = 0; t < NMAX; t++) seed[t] = HUGE_VAL;
+  if (ok)
+    for (t = 0; t < src->count; t++) {
+      uint32_t v = src->order[t];
+      int32_t x, y;
+      astar_xy(&grid, v, &x, &y);
+      seed[y * SIDE + x] = (double)(float)(k * (double)src->value[v]);
+    }
+  for (round = failing ? 0 : 1; round < 2; round++) {
+    fz_snap(&snap, &grid);
+    if (round == 0) arm();
+    rc = dst != src ? astar_field_fit(dst, &grid) : ASTAR_OK;
+    if (rc == ASTAR_OK) rc = astar_field_flee(dst, src, &grid, &q, k);
+    FZ_ASSERT(fz_same(&snap, &grid, 1));
+    fz_unsnap(&snap);
+    if (src->tag == 0 && rc != ASTAR_ENOMEM) { /* an empty source */
+      fheap.fail_at = 0;
+      FZ_ASSERT(rc == ASTAR_EINVAL);
+      fresh[di] = 0;
+      check_memory();
+      return;
+    }
+    if (round == 0) {
+      if (disarm(rc, dst) != ASTAR_OK) {
+        fresh[di] = 0;
+        if (dst == src) return; /* nothing left to flee from */
+        continue;
+      }
+    } else {
+      FZ_ASSERT(rc == ASTAR_OK);
+      check_memory();
+    }
+    TRACE("  %u tiles\n", dst->count);
+    if (ok) check_field(dst, from, q.size, HUGE_VAL);
+    if (dst == src) break; /* its values are gone: once */
+  }
+  fresh[di] = ok;
+}
+
+static void combine(fz_reader *rd) {
+  unsigned j = fz_byte(rd);
+  double w[2];
+  const astar_field *src[2];
+  size_t n = (j & 1) ? 2 : 1, i;
+  int rescan = (j & 2) != 0, from = (j & 4) != 0, ok = 1, empty = 0;
+  int failing = (j & 16) && fail_k != 0, rc, round, s;
+  astar_field *dst = &F[2];
+  astar_field_query q;
+  fz_snapshot snap;
+  uint32_t t, count = 0;
+  w[0] = WS[fz_byte(rd) % 8];
+  w[1] = WS[fz_byte(rd) % 8];
+  src[0] = &F[0];
+  src[1] = &F[1];
+  for (i = 0; i < n; i++) {
+    ok = ok && fresh[i];
+    empty = empty || src[i]->tag == 0;
+  }
+  s = F[0].tag != 0 ? F[0].size : 1;
+  astar_field_query_defaults(&q);
+  q.direction = from ? ASTAR_FIELD_FROM : ASTAR_FIELD_TO;
+  q.heap = (j & 8) != 0;
+  q.size = s;
+  TRACE("sum of %u: %g %g, %s, %s, heap %d%s%s\n", (unsigned)n, w[0], w[1],
+        rescan ? "rescanned" : "plain", from ? "from" : "to", q.heap,
+        ok ? "" : ", stale", failing ? ", failing" : "");
+  prepare(s);
+  for (t = 0; t < NMAX; t++) seed[t] = HUGE_VAL;
+  if (ok && !empty)
+    for (t = 0; t < F[0].count; t++) {
+      uint32_t v = F[0].order[t];
+      double sum = 0.0;
+      int32_t x, y;
+      for (i = 0; i < n; i++) {
+        if (!astar_field_has(src[i], v)) break;
+        sum += w[i] * (double)src[i]->value[v];
+      }
+      if (i < n) continue;
+      astar_xy(&grid, v, &x, &y);
+      seed[y * SIDE + x] = (double)(float)sum;
+      count++;
+    }
+  for (round = failing ? 0 : 1; round < 2; round++) {
+    fz_snap(&snap, &grid);
+    if (round == 0) arm();
+    rc = astar_field_fit(dst, &grid);
+    if (rc == ASTAR_OK)
+      rc = astar_field_combine(dst, src, w, n, rescan ? &grid : NULL, &q);
+    FZ_ASSERT(fz_same(&snap, &grid, 1));
+    fz_unsnap(&snap);
+    if (empty && rc != ASTAR_ENOMEM) {
+      fheap.fail_at = 0;
+      FZ_ASSERT(rc == ASTAR_EINVAL);
+      fresh[2] = 0;
+      check_memory();
+      return;
+    }
+    if (round == 0) {
+      if (disarm(rc, dst) != ASTAR_OK) continue;
+    } else {
+      FZ_ASSERT(rc == ASTAR_OK);
+      check_memory();
+    }
+    TRACE("  %u tiles\n", dst->count);
+    if (!ok) continue;
+    if (rescan) {
+      check_field(dst, from, s, HUGE_VAL);
+    } else { /* a plain sum: the sources' common tiles, their sum */
+      FZ_ASSERT(dst->tag != 0 && dst->count == count);
+      for (t = 0; t < NMAX; t++) {
+        int32_t x = (int32_t)(t % SIDE), y = (int32_t)(t / SIDE);
+        uint32_t at;
+        if (!in_grid(x, y)) continue;
+        at = astar_index(&grid, x, y);
+        FZ_ASSERT(astar_field_has(dst, at) == (seed[t] < HUGE_VAL));
+        if (seed[t] < HUGE_VAL)
+          FZ_ASSERT(close_to((double)dst->value[at], seed[t]));
+      }
+      for (t = 0; t < dst->count; t++)
+        FZ_ASSERT(astar_field_has(dst, dst->order[t]));
+    }
+  }
+  fresh[2] = ok && rescan; /* a plain sum is no field to check again */
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fz_reader rd;
+  unsigned b2;
+  int32_t x, y;
+  int ops = 0, k;
+  rd.p = data;
+  rd.n = size;
+  fz_heap_init(&heap);
+  fz_heap_init(&fheap);
+  W = (int)(fz_byte(&rd) % SIDE) + 1;
+  H = (int)(fz_byte(&rd) % SIDE) + 1;
+  b2 = fz_byte(&rd);
+  diag = (int)(b2 & 3);
+  fail_k = (b2 >> 3) & 7;
+  TRACE("%d x %d, rule %d, steps %s, fail %u\n", W, H, diag,
+        b2 & 4 ? "2/3" : "1/sqrt2", fail_k);
+  memset(wall, 0, sizeof wall);
+  for (k = 0; k < NMAX; k++) cost[k] = 1.0f;
+  FZ_ASSERT(astar_grid_init(&grid, W, H, fz_alloc, &heap) == ASTAR_OK);
+  FZ_ASSERT(astar_grid_set_movement(&grid, diag, b2 & 4 ? 2.0 : 1.0,
+                                    b2 & 4 ? 3.0 : sqrt(2.0)) == ASTAR_OK);
+  for (k = 0; k < NF; k++) {
+    astar_field_init(&F[k], fz_alloc, &fheap);
+    fresh[k] = 0;
+  }
+  for (k = 0; k < W * H; k += 8) {
+    unsigned bits = fz_byte(&rd), j;
+    for (j = 0; j < 8 && k + (int)j < W * H; j++) {
+      x = (k + (int)j) % W;
+      y = (k + (int)j) / W;
+      wall[y * SIDE + x] = (bits >> j) & 1u;
+      astar_grid_set_blocked(&grid, x, y, wall[y * SIDE + x]);
+    }
+  }
+  while (rd.n > 0 && ops++ < 48) {
+    switch (fz_byte(&rd) % 7) {
+    case 0:
+      x = (int32_t)(fz_byte(&rd) % (unsigned)W);
+      y = (int32_t)(fz_byte(&rd) % (unsigned)H);
+      wall[y * SIDE + x] ^= 1u;
+      astar_grid_set_blocked(&grid, x, y, wall[y * SIDE + x]);
+      TRACE("wall (%d,%d) %d\n", x, y, wall[y * SIDE + x]);
+      memset(fresh, 0, sizeof fresh);
+      break;
+    case 1: {
+      unsigned c;
+      x = (int32_t)(fz_byte(&rd) % (unsigned)W);
+      y = (int32_t)(fz_byte(&rd) % (unsigned)H);
+      c = fz_byte(&rd);
+      cost[y * SIDE + x] = COSTS[c % 8];
+      astar_grid_set_cost(&grid, x, y, cost[y * SIDE + x]);
+      /* set_cost opens the tile (astar.h) */
+      wall[y * SIDE + x] = (uint8_t)astar_grid_is_blocked(&grid, x, y);
+      FZ_ASSERT(!wall[y * SIDE + x]);
+      TRACE("cost (%d,%d) %g\n", x, y, (double)cost[y * SIDE + x]);
+      memset(fresh, 0, sizeof fresh);
+      break;
+    }
+    case 2: build(&rd, 0); break;
+    case 3: build(&rd, fail_k != 0); break;
+    case 4:
+      k = (int)(fz_byte(&rd) % NF);
+      TRACE("release %d\n", k);
+      astar_field_release(&F[k]);
+      FZ_ASSERT(astar_field_memory(&F[k]) == 0);
+      check_empty(&F[k]);
+      astar_field_init(&F[k], fz_alloc, &fheap);
+      fresh[k] = 0;
+      check_memory();
+      break;
+    case 5: flee(&rd); break;
+    default: combine(&rd); break;
+    }
+  }
+  for (k = 0; k < NF; k++) {
+    astar_field_release(&F[k]);
+    astar_field_release(&F[k]); /* idempotent */
+  }
+  FZ_ASSERT(fheap.live == 0 && fheap.blocks == 0);
+  fz_release_check(&grid, &heap);
+  return 0;
+}
