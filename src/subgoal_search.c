@@ -22,54 +22,64 @@ static inline int is_open(const uint64_t *bm, uint32_t i) {
   return (int)((bm[i >> 6] >> (i & 63u)) & 1u);
 }
 
-/* Flags in the low stamp bits while searching (unfold writes step
- * directions there afterwards): */
-#define NEAR_GOAL 1u /* the goal's scan reached the tile */
+/* A node's stamp in the scratch (astar__sgx): its query's tag (the
+ * generation << 4) and flags. */
+#define NEAR_GOAL 1u /* the goal's scan reached the node */
 #define UP_GOAL 2u   /* a subgoal the goal's subgoals climb to */
+#define SEEN 4u      /* on the open list or closed */
+#define CLOSED 8u
+#define GEN (~(uint32_t)15u)
+
+/* The tile of node v. */
+static inline uint32_t tile_of(const astar__run *R, uint32_t v) {
+  const astar__subgoals *sg = R->sg;
+  if (v < sg->nsub) return sg->at[v].tile;
+  return v == sg->nsub ? R->start : R->goal;
+}
+
+/* The node of a tile a scan reached (a subgoal or the goal), else NONE. */
+static uint32_t node_of(const astar__run *R, uint32_t tile) {
+  if (is_open(R->sg->bits, tile)) return astar__subgoal_id(R->sg, tile);
+  return tile == R->goal ? R->gid : NONE;
+}
 
 typedef struct {
   astar__run *R;
-  uint32_t tag;
-  size_t n; /* subgoals on the stack (the heap's slots, unused yet) */
+  uint32_t n; /* nodes on the stack (the scratch's list): each once */
 } marker;
 
-static int mark_push(marker *m, uint32_t tile) {
-  astar_search *ctx = m->R->s;
-  if (m->n == ctx->heap_cap && astar__grow_heap(ctx) != ASTAR_OK)
-    return ASTAR_ENOMEM;
-  ctx->heap[m->n++].node = tile;
-  return ASTAR_OK;
-}
-
-/* the goal's scan: its tiles get the goal mark's generation */
+/* the goal's scan: its subgoals are near the goal */
 static int mark_goal(void *ud, uint32_t tile) {
   marker *m = ud;
-  uint32_t *stamp = m->R->s->stamp;
-  stamp[tile] = m->tag | NEAR_GOAL | UP_GOAL;
-  return mark_push(m, tile);
+  astar__sgx *z = m->R->s->sgx;
+  uint32_t v = node_of(m->R, tile);
+  if (v == NONE || (z->stamp[v] & GEN) == m->R->gtag) return ASTAR_OK;
+  z->stamp[v] = m->R->gtag | NEAR_GOAL | UP_GOAL;
+  z->list[m->n++] = v;
+  return ASTAR_OK;
 }
 
 /* Marks UP_GOAL on what the stacked subgoals climb to through contracted
  * subgoals (a search may come down into those only). */
-static int mark_climb(marker *m) {
+static void mark_climb(marker *m) {
   const astar__subgoals *sg = m->R->sg;
-  astar_search *ctx = m->R->s;
-  uint32_t *stamp = ctx->stamp;
-  int st;
+  astar__sgx *z = m->R->s->sgx;
+  uint32_t *stamp = z->stamp, tag = m->R->gtag;
   while (m->n > 0) {
-    uint32_t id = astar__subgoal_id(sg, ctx->heap[--m->n].node), e;
-    if (sg->at[id].level == NONE) continue;
+    uint32_t id = z->list[--m->n], e;
+    if (id >= sg->nsub || sg->at[id].level == NONE) continue;
     for (e = sg->first[id]; e < sg->at[id].down; e++) {
-      const struct astar__subgoal_at *ta = &sg->at[sg->adj[e]];
-      uint32_t sv = stamp[ta->tile];
-      if (ta->level == NONE) continue; /* global: always open */
-      if ((sv & ASTAR__STAMP_GEN) == m->tag && (sv & UP_GOAL)) continue;
-      stamp[ta->tile] =
-          m->tag | UP_GOAL | ((sv & ASTAR__STAMP_GEN) == m->tag ? sv & 1u : 0u);
-      if ((st = mark_push(m, ta->tile)) != ASTAR_OK) return st;
+      uint32_t v = sg->adj[e], sv = stamp[v];
+      if (sg->at[v].level == NONE) continue; /* global: always open */
+      if ((sv & GEN) == tag) {
+        if (sv & UP_GOAL) continue;
+        stamp[v] = sv | UP_GOAL;
+      } else {
+        stamp[v] = tag | UP_GOAL;
+      }
+      z->list[m->n++] = v;
     }
   }
-  return ASTAR_OK;
 }
 
 static double octile(const astar__run *R, uint32_t a, uint32_t b) {
@@ -81,46 +91,39 @@ static double octile(const astar__run *R, uint32_t a, uint32_t b) {
   return dx > dy ? R->hA * dx + R->hB * dy : R->hA * dy + R->hB * dx;
 }
 
-/* Puts tile t (at padded x, y) on the open list at cost ng from u (or
- * lowers it).  Bit 0 of a tile's stamp direction says the goal's scan
- * reached it. */
-static int relax_at(astar__run *R, uint32_t u, uint32_t t, int32_t x,
-                    int32_t y, double ng) {
+/* Puts node v (at padded x, y) on the open list at cost ng from node u
+ * through edge (NONE: a scan's), or lowers it. */
+static int relax_at(astar__run *R, uint32_t u, uint32_t v, int32_t x,
+                    int32_t y, double ng, uint32_t edge) {
   astar_search *ctx = R->s;
-  uint32_t *stamp = ctx->stamp, sv = stamp[t], flag;
+  astar__sgx *z = ctx->sgx;
+  uint32_t sv = z->stamp[v];
   int32_t dx = x - R->gx, dy = y - R->gy;
   size_t at;
   astar_heap_entry e;
-  if ((sv & ASTAR__STAMP_GEN) == R->tag) {
-    if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
-    at = ctx->heap_pos[t];
+  if ((sv & (GEN | SEEN)) == (R->gtag | SEEN)) {
+    if (sv & CLOSED) return ASTAR_OK;
+    at = z->pos[v];
     if (ng >= ctx->heap[at].g) return ASTAR_OK;
-    flag = sv & (NEAR_GOAL | UP_GOAL);
   } else {
     if (R->n == ctx->heap_cap && astar__grow_heap(ctx) != ASTAR_OK)
       return ASTAR_ENOMEM;
     at = R->n++;
     R->r.generated++;
     if (R->n > R->peak) R->peak = (uint32_t)R->n;
-    flag = (sv & ASTAR__STAMP_GEN) == R->gtag ? sv & (NEAR_GOAL | UP_GOAL)
-                                               : 0u;
+    z->stamp[v] = (sv & GEN) == R->gtag ? sv | SEEN : R->gtag | SEEN;
   }
-  stamp[t] = R->tag | flag;
+  z->link[v] = edge;
   if (dx < 0) dx = -dx;
   if (dy < 0) dy = -dy;
   e.key = astar__quantise(
       ng + (dx > dy ? R->hA * dx + R->hB * dy : R->hA * dy + R->hB * dx),
       R->inv_q);
   e.g = ng;
-  e.node = t;
+  e.node = v;
   e.aux = u;
-  astar__heap_up(ctx->heap, ctx->heap_pos, at, e, 0);
+  astar__heap_up(ctx->heap, z->pos, at, e, 0);
   return ASTAR_OK;
-}
-
-static int relax(astar__run *R, uint32_t u, uint32_t t, double ng) {
-  uint32_t stride = (uint32_t)R->G->stride;
-  return relax_at(R, u, t, (int32_t)(t % stride), (int32_t)(t / stride), ng);
 }
 
 typedef struct {
@@ -131,7 +134,12 @@ typedef struct {
 
 static int relax_scan(void *ud, uint32_t tile) {
   expander *x = ud;
-  return relax(x->R, x->from, tile, x->g + octile(x->R, x->from, tile));
+  const astar__run *R = x->R;
+  uint32_t v = node_of(R, tile), stride = (uint32_t)R->G->stride;
+  uint32_t ft = tile_of(R, x->from);
+  if (v == NONE) return ASTAR_OK;
+  return relax_at(x->R, x->from, v, (int32_t)(tile % stride),
+                  (int32_t)(tile / stride), x->g + octile(R, ft, tile), NONE);
 }
 
 static void view_run(const astar__run *R, astar__view *V) {
@@ -143,9 +151,11 @@ int astar__subgoal_start(astar__run *R) {
   const astar_grid *G = R->G;
   astar_search *ctx = R->s;
   const astar_query *q = &R->q;
+  const astar__subgoals *sg = R->sg;
   double card, diag, c;
   int st, apart = 0;
   astar__view V;
+  astar__sgx *z;
   if ((st = astar__jps_layer_size(G, q->unit, q->size, &R->J)) < 0) return st;
   if (!astar__bit(R->J.passable, R->start)) {
     R->r.outcome = ASTAR_START_BLOCKED;
@@ -164,6 +174,9 @@ int astar__subgoal_start(astar__run *R) {
       return 1;
     }
   }
+  if ((st = astar__context_sgx(ctx, (size_t)sg->nsub + 2u)) != ASTAR_OK)
+    return st;
+  z = ctx->sgx;
   c = (double)R->J.uniform;
   card = G->cardinal_length;
   diag = G->diagonal_length;
@@ -174,39 +187,41 @@ int astar__subgoal_start(astar__run *R) {
     int d;
     for (d = 0; d < 8; d++) R->jstep[d] = G->step_length[d] * c;
   }
-  /* two generations: the goal's mark, then the search's (a wrap between
-     them clears the stamps before either is written) */
   R->gx = (int32_t)(R->goal % (uint32_t)G->stride);
   R->gy = (int32_t)(R->goal / (uint32_t)G->stride);
-  R->gtag = astar__next_generation(ctx);
+  /* the scratch's generation for the search, the context's for the
+     explored tiles and the path walk */
+  R->gtag = z->generation << 4;
   R->tag = ctx->explored_tag = astar__next_generation(ctx);
+  R->sid = is_open(sg->bits, R->start) ? astar__subgoal_id(sg, R->start)
+                                       : sg->nsub;
+  R->gid = is_open(sg->bits, R->goal) ? astar__subgoal_id(sg, R->goal)
+           : R->start == R->goal        ? R->sid
+                                        : sg->nsub + 1u;
   view_run(R, &V);
   if (R->start != R->goal) {
     marker m;
     m.R = R;
-    m.tag = R->gtag;
     m.n = 0;
-    if (!is_open(V.sub, R->goal))
-      st = astar__subgoal_scan(&V, R->goal, mark_goal, &m);
-    else if ((st = mark_push(&m, R->goal)) == ASTAR_OK)
-      ctx->stamp[R->goal] = R->gtag | UP_GOAL;
-    if (st != ASTAR_OK || (st = mark_climb(&m)) != ASTAR_OK) return st;
-  }
-  /* the start keeps the goal's marks */
-  {
-    uint32_t sv = ctx->stamp[R->start];
-    ctx->stamp[R->start] =
-        R->tag | ((sv & ASTAR__STAMP_GEN) == R->gtag
-                      ? sv & (NEAR_GOAL | UP_GOAL)
-                      : 0u);
+    if (R->gid == sg->nsub + 1u) {
+      if ((st = astar__subgoal_scan(&V, R->goal, mark_goal, &m)) != ASTAR_OK)
+        return st;
+    } else {
+      z->stamp[R->gid] = R->gtag | UP_GOAL;
+      z->list[m.n++] = R->gid;
+    }
+    mark_climb(&m);
   }
   {
     astar_heap_entry e;
+    uint32_t sv = z->stamp[R->sid]; /* the start keeps the goal's marks */
+    z->stamp[R->sid] = (sv & GEN) == R->gtag ? sv | SEEN : R->gtag | SEEN;
+    z->link[R->sid] = NONE;
     e.key = astar__quantise(octile(R, R->start, R->goal), R->inv_q);
     e.g = 0.0;
-    e.node = R->start;
-    e.aux = R->start;
-    astar__heap_up(ctx->heap, ctx->heap_pos, 0, e, 0);
+    e.node = R->sid;
+    e.aux = R->sid;
+    astar__heap_up(ctx->heap, z->pos, 0, e, 0);
     R->n = 1;
     R->r.generated = 1;
     R->peak = 1;
@@ -299,8 +314,8 @@ static void corner_run(astar__run *R, corner_writer *w, unsigned d,
  * tile's step direction (or with w, the edge's runs as corners) and sums
  * the cost.  Each split halves nothing but shortens both parts, so the
  * depth is below the edge's length. */
-static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
-                        uint32_t *len, corner_writer *w) {
+static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t c,
+                        double *g, uint32_t *len, corner_writer *w) {
   const astar_grid *G = R->G;
   uint32_t stride = (uint32_t)G->stride, *stamp = R->s->stamp;
   int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
@@ -312,10 +327,10 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
   unsigned ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
   unsigned first = dd, second = ds;
   int32_t n1 = nd, n2 = ns, k;
-  uint32_t t = a, c = via_of(R, a, b);
+  uint32_t t = a;
   if (c != NONE) { /* a shortcut: through the subgoal it was added for */
-    unfold_edge(R, a, c, g, len, w);
-    unfold_edge(R, c, b, g, len, w);
+    unfold_edge(R, a, c, via_of(R, a, c), g, len, w);
+    unfold_edge(R, c, b, via_of(R, c, b), g, len, w);
     return;
   }
   if (!way_open(R, a, dd, nd, ds, ns)) {
@@ -345,27 +360,28 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
   }
 }
 
+/* The path's nodes (parents, goal first, into the scratch's list) into
+ * tiles, each edge through its own via. */
 static void unfold(astar__run *R) {
-  uint32_t *link = R->s->heap_pos;
-  uint32_t v = R->goal, child = NONE, cur, len = 1;
+  astar__sgx *z = R->s->sgx;
+  const uint32_t *via = R->sg->via;
+  uint32_t v = R->gid, n = 0, cur, len = 1;
   double g = 0.0;
   corner_writer cw, *w = NULL;
-  while (v != R->start) {
-    uint32_t p = link[v];
-    link[v] = child;
-    child = v;
-    v = p;
+  while (v != R->sid) {
+    z->list[n++] = v;
+    v = z->pos[v];
   }
-  link[R->start] = child;
   cw.kept = cw.tip = R->start;
   cw.n = 1;
   cw.dir = 8u;
   cw.cost = (double)R->J.cost[R->start];
   if (R->q.corners) w = &cw;
-  for (cur = R->start; cur != R->goal;) {
-    uint32_t next = link[cur]; /* read before a corner's link overwrites it */
-    unfold_edge(R, cur, next, &g, &len, w);
-    cur = next;
+  for (cur = R->start; n > 0;) {
+    uint32_t next = z->list[--n], e = z->link[next], nt = tile_of(R, next);
+    unfold_edge(R, cur, nt, e != NONE && via != NULL ? via[e] : NONE, &g,
+                &len, w);
+    cur = nt;
   }
   if (w != NULL) { /* the goal: the last corner */
     R->s->heap_pos[R->goal] = cw.kept;
@@ -376,16 +392,31 @@ static void unfold(astar__run *R) {
   R->r.length = len;
 }
 
+/* The explored tiles into the context's stamps: the closed nodes, then
+ * the open ones. */
+static void list_explored(astar__run *R) {
+  astar_search *ctx = R->s;
+  const astar__sgx *z = ctx->sgx;
+  uint32_t k;
+  size_t i;
+  for (k = 0; k < z->nlist; k++)
+    ctx->stamp[tile_of(R, z->list[k])] = R->tag | ASTAR__STAMP_CLOSED;
+  for (i = 0; i < R->n; i++) ctx->stamp[tile_of(R, ctx->heap[i].node)] = R->tag;
+}
+
 int astar__subgoal_step(astar__run *R, uint32_t budget) {
   astar_search *ctx = R->s;
   const astar__subgoals *sg = R->sg;
-  const uint32_t start = R->start, goal = R->goal;
+  astar__sgx *z = ctx->sgx;
+  const uint32_t sid = R->sid, gid = R->gid, nsub = sg->nsub;
+  const uint32_t tag = R->gtag;
   uint32_t left = budget != 0 ? budget : UINT32_MAX;
+  uint32_t *stamp = z->stamp;
   int st = ASTAR_OK, suspended = 0;
   astar__view V;
   view_run(R, &V);
-  V.extra = goal;
-  V.extra_t = (goal % V.stride) * V.tstride + goal / V.stride;
+  V.extra = R->goal;
+  V.extra_t = (R->goal % V.stride) * V.tstride + R->goal / V.stride;
   while (R->n > 0) {
     astar_heap_entry *heap = ctx->heap;
     uint32_t u = heap[0].node, parent = heap[0].aux;
@@ -394,31 +425,38 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
       suspended = 1;
       break;
     }
-    if (R->n > 1) astar__heap_pop(heap, ctx->heap_pos, R->n, 0);
+    if (R->n > 1) astar__heap_pop(heap, z->pos, R->n, 0);
     R->n--;
-    ctx->stamp[u] |= ASTAR__STAMP_CLOSED;
-    ctx->heap_pos[u] = parent;
+    stamp[u] |= CLOSED;
+    z->pos[u] = parent;
+    z->list[z->nlist++] = u;
     R->expanded++;
-    if (u == goal) {
+    if (u == gid) {
       R->found = 1;
       break;
     }
-    if (ctx->stamp[u] & NEAR_GOAL) { /* the goal's scan reached u */
-      if ((st = relax(R, u, goal, gu + octile(R, u, goal))) != ASTAR_OK)
+    if (stamp[u] & NEAR_GOAL) { /* the goal's scan reached u */
+      if ((st = relax_at(R, u, gid, R->gx, R->gy,
+                         gu + octile(R, tile_of(R, u), R->goal), NONE)) !=
+          ASTAR_OK)
         break;
     }
-    if (is_open(sg->bits, u)) { /* a subgoal: its edges */
-      uint32_t id = astar__subgoal_id(sg, u), e, end = sg->first[id + 1];
-      const struct astar__subgoal_at *ua = &sg->at[id];
-      const uint32_t tag = R->tag, gtag = R->gtag, down = ua->down;
+    if (u < nsub) { /* a subgoal: its edges */
+      uint32_t e, end = sg->first[u + 1];
+      const struct astar__subgoal_at *ua = &sg->at[u];
+      const uint32_t down = ua->down;
       const double stepD = R->hA + R->hB; /* a diagonal step */
-      for (e = sg->first[id]; e < end; e++) {
-        const struct astar__subgoal_at *ta = &sg->at[sg->adj[e]];
-        uint32_t sv = ctx->stamp[ta->tile], gen = sv & ASTAR__STAMP_GEN, w;
-        if (gen == tag && (sv & ASTAR__STAMP_CLOSED)) continue;
-        /* down to a lower level only towards the goal */
-        if (e >= down && !((gen == tag || gen == gtag) && (sv & UP_GOAL)))
+      for (e = sg->first[u]; e < end; e++) {
+        uint32_t v = sg->adj[e], sv = stamp[v], w;
+        const struct astar__subgoal_at *ta;
+        if ((sv & GEN) == tag) {
+          if (sv & CLOSED) continue;
+          /* down to a lower level only towards the goal */
+          if (e >= down && !(sv & UP_GOAL)) continue;
+        } else if (e >= down) {
           continue;
+        }
+        ta = &sg->at[v];
         if (sg->wt != NULL) {
           w = sg->wt[e];
         } else { /* the plain graph: octile */
@@ -426,28 +464,31 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
           uint32_t dy = (uint32_t)(ta->y > ua->y ? ta->y - ua->y : ua->y - ta->y);
           w = dx > dy ? ASTAR__SG_W(dx - dy, dy) : ASTAR__SG_W(dy - dx, dx);
         }
-        if ((st = relax_at(R, u, ta->tile, ta->x, ta->y,
+        if ((st = relax_at(R, u, v, ta->x, ta->y,
                            gu + (double)ASTAR__SG_STRAIGHT(w) * R->hA +
-                               (double)ASTAR__SG_DIAGONAL(w) * stepD)) !=
-            ASTAR_OK)
+                               (double)ASTAR__SG_DIAGONAL(w) * stepD,
+                           e)) != ASTAR_OK)
           break;
       }
       if (st != ASTAR_OK) break;
-    } else if (u == start) {
+    } else if (u == sid) {
       expander x;
       x.R = R;
       x.from = u;
       x.g = gu;
-      if ((st = astar__subgoal_scan(&V, u, relax_scan, &x)) != ASTAR_OK) break;
+      if ((st = astar__subgoal_scan(&V, R->start, relax_scan, &x)) !=
+          ASTAR_OK)
+        break;
     }
   }
   R->r.expanded = R->expanded;
   R->r.peak_open = R->peak;
   if (st != ASTAR_OK) return st;
   if (suspended) return ASTAR__SUSPENDED;
+  list_explored(R);
   if (R->found) {
     R->r.outcome = ASTAR_FOUND;
-    if (start == goal) {
+    if (R->start == R->goal) {
       R->r.cost = 0.0;
       R->r.length = 1;
     } else {
@@ -458,6 +499,6 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
   } else {
     R->r.outcome = ASTAR_NO_PATH;
   }
-  astar__finish(R, R->found, goal);
+  astar__finish(R, R->found, R->goal);
   return ASTAR_OK;
 }
