@@ -109,6 +109,8 @@ void astar_search_release(astar_search *s) {
     ctx_free(s, z->pos, z->cap, sizeof(uint32_t));
     ctx_free(s, z->link, z->cap, sizeof(uint32_t));
     ctx_free(s, z->list, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->dhead, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->down, z->down_cap, sizeof(struct astar__sg_down));
     ctx_free(s, z, 1, sizeof *z);
   }
   if (s->radix != NULL) {
@@ -164,7 +166,8 @@ size_t astar_search_memory(const astar_search *s) {
              R->link_cap * sizeof(uint32_t);
   }
   if (s->sgx != NULL)
-    total += sizeof(astar__sgx) + 4 * s->sgx->cap * sizeof(uint32_t);
+    total += sizeof(astar__sgx) + 5 * s->sgx->cap * sizeof(uint32_t) +
+             s->sgx->down_cap * sizeof(struct astar__sg_down);
   if (s->graphx != NULL) {
     const astar__graphx *gx = s->graphx;
     total += sizeof *gx + gx->path_cap * sizeof(uint32_t);
@@ -378,30 +381,34 @@ int astar__context_sgx(astar_search *s, size_t nodes) {
     s->sgx = z;
   }
   if (z->cap < nodes) {
-    uint32_t *a[4];
+    uint32_t *a[5];
     int k;
-    for (k = 0; k < 4; k++) a[k] = ctx_alloc(s, nodes, sizeof(uint32_t));
-    if (a[0] == NULL || a[1] == NULL || a[2] == NULL || a[3] == NULL) {
-      for (k = 0; k < 4; k++) ctx_free(s, a[k], nodes, sizeof(uint32_t));
+    for (k = 0; k < 5; k++) a[k] = ctx_alloc(s, nodes, sizeof(uint32_t));
+    if (a[0] == NULL || a[1] == NULL || a[2] == NULL || a[3] == NULL ||
+        a[4] == NULL) {
+      for (k = 0; k < 5; k++) ctx_free(s, a[k], nodes, sizeof(uint32_t));
       return ASTAR_ENOMEM;
     }
     ctx_free(s, z->stamp, z->cap, sizeof(uint32_t));
     ctx_free(s, z->pos, z->cap, sizeof(uint32_t));
     ctx_free(s, z->link, z->cap, sizeof(uint32_t));
     ctx_free(s, z->list, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->dhead, z->cap, sizeof(uint32_t));
     z->stamp = a[0];
     z->pos = a[1];
     z->link = a[2];
     z->list = a[3];
+    z->dhead = a[4];
     z->cap = nodes;
-    z->generation = ASTAR__MAX_GENERATION; /* cleared below */
+    z->generation = ASTAR__SGX_MAX_GENERATION; /* cleared below */
   }
-  if (z->generation >= ASTAR__MAX_GENERATION) {
+  if (z->generation >= ASTAR__SGX_MAX_GENERATION) {
     memset(z->stamp, 0, z->cap * sizeof(uint32_t));
     z->generation = 0;
   }
   z->generation++;
   z->nlist = 0;
+  z->ndown = 0;
   return ASTAR_OK;
 }
 

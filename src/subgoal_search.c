@@ -28,7 +28,8 @@ static inline int is_open(const uint64_t *bm, uint32_t i) {
 #define UP_GOAL 2u   /* a subgoal the goal's subgoals climb to */
 #define SEEN 4u      /* on the open list or closed */
 #define CLOSED 8u
-#define GEN (~(uint32_t)15u)
+#define DOWN 16u     /* its list of ways down (astar__sgx) is this query's */
+#define GEN (~(uint32_t)31u)
 
 /* The tile of node v. */
 static inline uint32_t tile_of(const astar__run *R, uint32_t v) {
@@ -60,26 +61,43 @@ static int mark_goal(void *ud, uint32_t tile) {
 }
 
 /* Marks UP_GOAL on what the stacked subgoals climb to through contracted
- * subgoals (a search may come down into those only). */
-static void mark_climb(marker *m) {
+ * subgoals (a search may come down into those only), and lists each such
+ * edge as a way down for the node it climbs to (edges run both ways with
+ * the same length and via), so a search looks at the ways down it may
+ * take only. */
+static int mark_climb(marker *m) {
   const astar__subgoals *sg = m->R->sg;
-  astar__sgx *z = m->R->s->sgx;
+  astar_search *ctx = m->R->s;
+  astar__sgx *z = ctx->sgx;
   uint32_t *stamp = z->stamp, tag = m->R->gtag;
   while (m->n > 0) {
     uint32_t id = z->list[--m->n], e;
     if (id >= sg->nsub || sg->at[id].level == NONE) continue;
     for (e = sg->first[id]; e < sg->at[id].down; e++) {
       uint32_t v = sg->adj[e], sv = stamp[v];
-      if (sg->at[v].level == NONE) continue; /* global: always open */
-      if ((sv & GEN) == tag) {
-        if (sv & UP_GOAL) continue;
-        stamp[v] = sv | UP_GOAL;
-      } else {
-        stamp[v] = tag | UP_GOAL;
+      struct astar__sg_down *d;
+      if (z->ndown == z->down_cap) {
+        void *p = z->down;
+        int st = astar__context_grow(ctx, &p, &z->down_cap, z->ndown + 1,
+                                     sizeof *d);
+        z->down = p;
+        if (st != ASTAR_OK) return st;
       }
-      z->list[m->n++] = v;
+      d = &z->down[z->ndown];
+      d->x = id;
+      d->e = e;
+      if ((sv & GEN) != tag) sv = tag;
+      d->next = (sv & DOWN) ? z->dhead[v] : NONE;
+      z->dhead[v] = (uint32_t)z->ndown++;
+      sv |= DOWN;
+      if (sg->at[v].level != NONE && !(sv & UP_GOAL)) { /* global: open */
+        sv |= UP_GOAL;
+        z->list[m->n++] = v;
+      }
+      stamp[v] = sv;
     }
   }
+  return ASTAR_OK;
 }
 
 static double octile(const astar__run *R, uint32_t a, uint32_t b) {
@@ -93,7 +111,13 @@ static double octile(const astar__run *R, uint32_t a, uint32_t b) {
 
 /* Puts node v (at padded x, y) on the open list at cost ng from node u
  * through edge (NONE: a scan's), or lowers it. */
-static int relax_at(astar__run *R, uint32_t u, uint32_t v, int32_t x,
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+static ALWAYS_INLINE int relax_at(astar__run *R, uint32_t u, uint32_t v, int32_t x,
                     int32_t y, double ng, uint32_t edge) {
   astar_search *ctx = R->s;
   astar__sgx *z = ctx->sgx;
@@ -191,7 +215,7 @@ int astar__subgoal_start(astar__run *R) {
   R->gy = (int32_t)(R->goal / (uint32_t)G->stride);
   /* the scratch's generation for the search, the context's for the
      explored tiles and the path walk */
-  R->gtag = z->generation << 4;
+  R->gtag = z->generation << 5;
   R->tag = ctx->explored_tag = astar__next_generation(ctx);
   R->sid = is_open(sg->bits, R->start) ? astar__subgoal_id(sg, R->start)
                                        : sg->nsub;
@@ -210,7 +234,7 @@ int astar__subgoal_start(astar__run *R) {
       z->stamp[R->gid] = R->gtag | UP_GOAL;
       z->list[m.n++] = R->gid;
     }
-    mark_climb(&m);
+    if ((st = mark_climb(&m)) != ASTAR_OK) return st;
   }
   {
     astar_heap_entry e;
@@ -441,21 +465,29 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
           ASTAR_OK)
         break;
     }
-    if (u < nsub) { /* a subgoal: its edges */
-      uint32_t e, end = sg->first[u + 1];
+    if (u < nsub) { /* a subgoal: its edges up, then its ways down */
+      uint32_t e, k, end = sg->at[u].down;
       const struct astar__subgoal_at *ua = &sg->at[u];
-      const uint32_t down = ua->down;
       const double stepD = R->hA + R->hB; /* a diagonal step */
-      for (e = sg->first[u]; e < end; e++) {
-        uint32_t v = sg->adj[e], sv = stamp[v], w;
+      for (e = sg->first[u], k = NONE;; e++) {
+        uint32_t v, sv, w;
         const struct astar__subgoal_at *ta;
-        if ((sv & GEN) == tag) {
-          if (sv & CLOSED) continue;
-          /* down to a lower level only towards the goal */
-          if (e >= down && !(sv & UP_GOAL)) continue;
-        } else if (e >= down) {
-          continue;
+        if (e == end) { /* down only into what the goal's subgoals climb to */
+          if (k == NONE) {
+            if (!(stamp[u] & DOWN)) break;
+            k = z->dhead[u];
+          } else {
+            k = z->down[k].next;
+          }
+          if (k == NONE) break;
+          v = z->down[k].x;
+          e = z->down[k].e; /* v's edge to u: the same length and via */
+          end = e + 1;
+        } else {
+          v = sg->adj[e];
         }
+        sv = stamp[v];
+        if ((sv & (GEN | CLOSED)) == (tag | CLOSED)) continue;
         ta = &sg->at[v];
         if (sg->wt != NULL) {
           w = sg->wt[e];
