@@ -290,23 +290,24 @@ static int way_open(const astar__run *R, uint32_t a, unsigned first,
   return 1;
 }
 
-/* The tile a shortcut a -> b (tiles) goes through, else NONE. */
-static uint32_t via_of(const astar__run *R, uint32_t a, uint32_t b) {
+/* The vias of the halves of a shortcut a -> b (subgoal tiles) through
+ * subgoal c: the edges c - a and c - b (each the same both ways), found
+ * in c's list, short (c was contracted: they are among its edges up). */
+static void halves(const astar__run *R, uint32_t a, uint32_t b, uint32_t c,
+                   uint32_t *va, uint32_t *vb) {
   const astar__subgoals *sg = R->sg;
-  uint32_t ia, ib, e;
-  if (sg->via == NULL || !is_open(sg->bits, a) || !is_open(sg->bits, b))
-    return NONE;
-  ia = astar__subgoal_id(sg, a);
-  ib = astar__subgoal_id(sg, b);
-  /* edges come both ways with the same via: scan the shorter list */
-  if (sg->first[ib + 1] - sg->first[ib] < sg->first[ia + 1] - sg->first[ia]) {
-    uint32_t t = ia;
-    ia = ib;
-    ib = t;
+  uint32_t ia = astar__subgoal_id(sg, a), ib = astar__subgoal_id(sg, b);
+  uint32_t ic = astar__subgoal_id(sg, c), e, left = 2;
+  *va = *vb = NONE;
+  for (e = sg->first[ic]; e < sg->first[ic + 1] && left > 0; e++) {
+    if (sg->adj[e] == ia) {
+      *va = sg->via[e];
+      left--;
+    } else if (sg->adj[e] == ib) {
+      *vb = sg->via[e];
+      left--;
+    }
   }
-  for (e = sg->first[ia]; e < sg->first[ia + 1]; e++)
-    if (sg->adj[e] == ib) return sg->via[e];
-  return NONE;
 }
 
 /* The corners of a path being written forwards (q->corners): the last
@@ -353,8 +354,10 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t c,
   int32_t n1 = nd, n2 = ns, k;
   uint32_t t = a;
   if (c != NONE) { /* a shortcut: through the subgoal it was added for */
-    unfold_edge(R, a, c, via_of(R, a, c), g, len, w);
-    unfold_edge(R, c, b, via_of(R, c, b), g, len, w);
+    uint32_t va, vb;
+    halves(R, a, b, c, &va, &vb);
+    unfold_edge(R, a, c, va, g, len, w);
+    unfold_edge(R, c, b, vb, g, len, w);
     return;
   }
   if (!way_open(R, a, dd, nd, ds, ns)) {
