@@ -275,24 +275,50 @@ static int step_ok(const astar_grid *G, const uint64_t *pass, uint32_t t,
          is_open(pass, (uint32_t)((int32_t)t + astar_dir_dy[d] * G->stride));
 }
 
-/* Does the way from a to b with n1 steps in direction first and then
- * n2 in direction second stay open (corner rule included)? */
-static int way_open(const astar__run *R, uint32_t a, unsigned first,
-                    int32_t n1, unsigned second, int32_t n2) {
+/* Walks n1 steps in direction first from tile a, then n2 in direction
+ * second, writing each tile's step direction in stamp (when not NULL):
+ * with check, returns 0 at a step that is not open (corner rule
+ * included), the directions it wrote put back (a tile off this edge may
+ * be on the path already); to keep what it puts back small, it writes
+ * the first SAVED steps as it goes and the rest once the way is open. */
+#define SAVED 64
+static int walk(const astar__run *R, uint32_t a, unsigned first, int32_t n1,
+                unsigned second, int32_t n2, int check, uint32_t *stamp) {
   const astar_grid *G = R->G;
-  uint32_t t = a;
-  int32_t k;
-  for (k = 0; k < n1 + n2; k++) {
+  unsigned char old[SAVED];
+  uint32_t t = a, mid = a;
+  int32_t k, n = n1 + n2;
+  for (k = 0; k < n; k++) {
     unsigned d = k < n1 ? first : second;
-    if (!step_ok(G, R->J.passable, t, d)) return 0;
+    if (check && !step_ok(G, R->J.passable, t, d)) {
+      int32_t j;
+      if (stamp != NULL)
+        for (j = 0, t = a; j < k && j < SAVED; j++) {
+          t = (uint32_t)((int32_t)t + G->offset[j < n1 ? first : second]);
+          stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | old[j];
+        }
+      return 0;
+    }
     t = (uint32_t)((int32_t)t + G->offset[d]);
+    if (stamp != NULL && k < SAVED) {
+      old[k] = (unsigned char)(stamp[t] & ASTAR__STAMP_DIR);
+      stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;
+      mid = t;
+    }
   }
+  if (stamp != NULL)
+    for (k = SAVED, t = mid; k < n; k++) {
+      unsigned d = k < n1 ? first : second;
+      t = (uint32_t)((int32_t)t + G->offset[d]);
+      stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;
+    }
   return 1;
 }
 
 /* The vias of the halves of a shortcut a -> b (subgoal tiles) through
  * subgoal c: the edges c - a and c - b (each the same both ways), found
- * in c's list, short (c was contracted: they are among its edges up). */
+ * in one pass over c's list (its edges up come first: a and b, still
+ * there when c was contracted, are among them). */
 static void halves(const astar__run *R, uint32_t a, uint32_t b, uint32_t c,
                    uint32_t *va, uint32_t *vb) {
   const astar__subgoals *sg = R->sg;
@@ -317,7 +343,6 @@ static void halves(const astar__run *R, uint32_t a, uint32_t b, uint32_t c,
 typedef struct {
   uint32_t kept, tip, n;
   unsigned dir; /* 8: no run yet */
-  double cost;  /* an open tile's cost (uniform) */
 } corner_writer;
 
 /* n steps in direction d onwards from the tip. */
@@ -352,7 +377,7 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t c,
   unsigned ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
   unsigned first = dd, second = ds;
   int32_t n1 = nd, n2 = ns, k;
-  uint32_t t = a;
+  const double cost = (double)R->J.cost[R->start]; /* every tile's */
   if (c != NONE) { /* a shortcut: through the subgoal it was added for */
     uint32_t va, vb;
     halves(R, a, b, c, &va, &vb);
@@ -360,30 +385,25 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t c,
     unfold_edge(R, c, b, vb, g, len, w);
     return;
   }
-  if (!way_open(R, a, dd, nd, ds, ns)) {
+  /* the diagonal steps first when open */
+  if (!walk(R, a, dd, nd, ds, ns, 1, w == NULL ? stamp : NULL)) {
     first = ds;
     second = dd;
     n1 = ns;
     n2 = nd;
+    if (w == NULL) walk(R, a, first, n1, second, n2, 0, stamp);
   }
-  if (w != NULL) { /* corners: the costs are uniform (every open tile
-                      costs what the start does), summed step by step in
-                      the same order */
-    double c1 = G->step_length[first] * w->cost;
-    double c2 = G->step_length[second] * w->cost;
+  { /* the costs are uniform (every open tile costs what the start does),
+       summed step by step in the path's order */
+    double c1 = G->step_length[first] * cost;
+    double c2 = G->step_length[second] * cost;
     for (k = 0; k < n1; k++) *g += c1;
     for (k = 0; k < n2; k++) *g += c2;
-    *len += (uint32_t)(n1 + n2);
+  }
+  *len += (uint32_t)(n1 + n2);
+  if (w != NULL) {
     corner_run(R, w, first, n1);
     corner_run(R, w, second, n2);
-    return;
-  }
-  for (k = 0; k < n1 + n2; k++) {
-    unsigned d = k < n1 ? first : second;
-    t = (uint32_t)((int32_t)t + G->offset[d]);
-    stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;
-    *g += G->step_length[d] * (double)R->J.cost[t];
-    (*len)++;
   }
 }
 
@@ -402,7 +422,6 @@ static void unfold(astar__run *R) {
   cw.kept = cw.tip = R->start;
   cw.n = 1;
   cw.dir = 8u;
-  cw.cost = (double)R->J.cost[R->start];
   if (R->q.corners) w = &cw;
   for (cur = R->start; n > 0;) {
     uint32_t next = z->list[--n], e = z->link[next], nt = tile_of(R, next);
