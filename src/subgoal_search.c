@@ -471,7 +471,16 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
       suspended = 1;
       break;
     }
-    if (R->n > 1) astar__heap_pop(heap, z->pos, R->n, 0);
+    if (R->n > 1) {
+      astar__heap_pop(heap, z->pos, R->n, 0);
+#if defined(__GNUC__) || defined(__clang__)
+      if (heap[0].node < nsub) { /* the next one's edges, while u's run */
+        uint32_t f = sg->first[heap[0].node];
+        __builtin_prefetch(&sg->adj[f]);
+        if (sg->wt != NULL) __builtin_prefetch(&sg->wt[f]);
+      }
+#endif
+    }
     R->n--;
     stamp[u] |= CLOSED;
     z->pos[u] = parent;
