@@ -315,15 +315,14 @@ static int walk(const astar__run *R, uint32_t a, unsigned first, int32_t n1,
   return 1;
 }
 
-/* The vias of the halves of a shortcut a -> b (subgoal tiles) through
- * subgoal c: the edges c - a and c - b (each the same both ways), found
+/* The vias of the halves of a shortcut a -> b through subgoal c
+ * (indices): the edges c - a and c - b (each the same both ways), found
  * in one pass over c's list (its edges up come first: a and b, still
  * there when c was contracted, are among them). */
-static void halves(const astar__run *R, uint32_t a, uint32_t b, uint32_t c,
-                   uint32_t *va, uint32_t *vb) {
+static void halves(const astar__run *R, uint32_t ia, uint32_t ib,
+                   uint32_t ic, uint32_t *va, uint32_t *vb) {
   const astar__subgoals *sg = R->sg;
-  uint32_t ia = astar__subgoal_id(sg, a), ib = astar__subgoal_id(sg, b);
-  uint32_t ic = astar__subgoal_id(sg, c), e, left = 2;
+  uint32_t e, left = 2;
   *va = *vb = NONE;
   for (e = sg->first[ic]; e < sg->first[ic + 1] && left > 0; e++) {
     if (sg->adj[e] == ia) {
@@ -364,8 +363,9 @@ static void corner_run(astar__run *R, corner_writer *w, unsigned d,
  * tile's step direction (or with w, the edge's runs as corners) and sums
  * the cost.  Each split halves nothing but shortens both parts, so the
  * depth is below the edge's length. */
-static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t c,
-                        double *g, uint32_t *len, corner_writer *w) {
+static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t ia,
+                        uint32_t ib, uint32_t c, double *g, uint32_t *len,
+                        corner_writer *w) {
   const astar_grid *G = R->G;
   uint32_t stride = (uint32_t)G->stride, *stamp = R->s->stamp;
   int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
@@ -379,10 +379,10 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t c,
   int32_t n1 = nd, n2 = ns, k;
   const double cost = (double)R->J.cost[R->start]; /* every tile's */
   if (c != NONE) { /* a shortcut: through the subgoal it was added for */
-    uint32_t va, vb;
-    halves(R, a, b, c, &va, &vb);
-    unfold_edge(R, a, c, va, g, len, w);
-    unfold_edge(R, c, b, vb, g, len, w);
+    uint32_t va, vb, ic = astar__subgoal_id(R->sg, c);
+    halves(R, ia, ib, ic, &va, &vb);
+    unfold_edge(R, a, c, ia, ic, va, g, len, w);
+    unfold_edge(R, c, b, ic, ib, vb, g, len, w);
     return;
   }
   /* the diagonal steps first when open */
@@ -423,11 +423,12 @@ static void unfold(astar__run *R) {
   cw.n = 1;
   cw.dir = 8u;
   if (R->q.corners) w = &cw;
-  for (cur = R->start; n > 0;) {
+  for (cur = R->start, v = R->sid; n > 0;) {
     uint32_t next = z->list[--n], e = z->link[next], nt = tile_of(R, next);
-    unfold_edge(R, cur, nt, e != NONE && via != NULL ? via[e] : NONE, &g,
-                &len, w);
+    unfold_edge(R, cur, nt, v, next, e != NONE && via != NULL ? via[e] : NONE,
+                &g, &len, w);
     cur = nt;
+    v = next;
   }
   if (w != NULL) { /* the goal: the last corner */
     R->s->heap_pos[R->goal] = cw.kept;
