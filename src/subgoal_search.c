@@ -2,12 +2,15 @@
  * A query over a prepared subgoal graph (subgoal.c builds it,
  * subgoal_levels.c contracts it): the start and goal are joined to the
  * subgoals they reach directly, the goal's subgoals mark what they climb
- * to, A* runs over the graph (up from the start, down only into those
- * marks) with the octile heuristic on the context's stamp, heap and
- * heap positions (nodes are tiles, as in JPS), and each edge is unfolded
- * into tiles whose stamps carry their step direction, so
- * astar_path_last/prev walk every tile of the path.  Costs are summed step
- * by step from the start, in the order A* sums them.
+ * to (and list, for each node they climb to, the edge down to them), A*
+ * runs over the graph (up from the start, down only into those marks)
+ * with the octile heuristic on the context's heap and its per-node
+ * scratch (astar__sgx: stamps, heap positions, parents, the edge that
+ * reached each node, indexed by subgoal, then the start and the goal),
+ * and each edge of the path is unfolded through its via into tiles whose
+ * stamps (the context's, per tile) carry their step direction, so
+ * astar_path_last/prev walk every tile of the path.  Costs are summed
+ * step by step from the start.
  */
 #include "astar.h"
 #include "heap.h"
