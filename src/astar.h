@@ -595,6 +595,7 @@ struct astar__extra;
 struct astar__more;
 struct astar__overlay;
 struct astar__graphx;
+struct astar__sgx;
 struct astar__radix;
 typedef struct astar_search {
   astar_alloc_fn alloc;
@@ -610,6 +611,7 @@ typedef struct astar_search {
   struct astar__extra *extra; /* query options' scratch */
   struct astar__more *more;  /* IDA* and bidirectional scratch */
   struct astar__graphx *graphx; /* graph searches' scratch */
+  struct astar__sgx *sgx;   /* subgoal graph searches' scratch */
   struct astar__via *via;   /* per tile: the parent through a link, with
                                the generation it was set in */
   struct astar__run *run;   /* a begun search's state */

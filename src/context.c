@@ -103,6 +103,16 @@ void astar_search_release(astar_search *s) {
     ctx_free(s, s->graphx->path, s->graphx->path_cap, sizeof(uint32_t));
     ctx_free(s, s->graphx, 1, sizeof(astar__graphx));
   }
+  if (s->sgx != NULL) {
+    astar__sgx *z = s->sgx;
+    ctx_free(s, z->stamp, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->pos, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->link, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->list, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->dhead, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->down, z->down_cap, sizeof(struct astar__sg_down));
+    ctx_free(s, z, 1, sizeof *z);
+  }
   if (s->radix != NULL) {
     ctx_free(s, s->radix->b0, s->radix->cap0, sizeof(astar_heap_entry));
     ctx_free(s, s->radix->pool, s->radix->pool_cap, sizeof(astar__radix_block));
@@ -155,6 +165,9 @@ size_t astar_search_memory(const astar_search *s) {
              R->pool_cap * sizeof(astar__radix_block) +
              R->link_cap * sizeof(uint32_t);
   }
+  if (s->sgx != NULL)
+    total += sizeof(astar__sgx) + 5 * s->sgx->cap * sizeof(uint32_t) +
+             s->sgx->down_cap * sizeof(struct astar__sg_down);
   if (s->graphx != NULL) {
     const astar__graphx *gx = s->graphx;
     total += sizeof *gx + gx->path_cap * sizeof(uint32_t);
@@ -357,6 +370,45 @@ int astar__context_via(astar_search *s) {
   if ((s->via = ctx_alloc(s, s->ntiles, sizeof(astar__via))) == NULL)
     return ASTAR_ENOMEM;
   for (i = 0; i < s->ntiles; i++) s->via[i].gen = 0;
+  return ASTAR_OK;
+}
+
+int astar__context_sgx(astar_search *s, size_t nodes) {
+  astar__sgx *z = s->sgx;
+  if (z == NULL) {
+    if ((z = ctx_alloc(s, 1, sizeof *z)) == NULL) return ASTAR_ENOMEM;
+    memset(z, 0, sizeof *z);
+    s->sgx = z;
+  }
+  if (z->cap < nodes) {
+    uint32_t *a[5];
+    int k;
+    for (k = 0; k < 5; k++) a[k] = ctx_alloc(s, nodes, sizeof(uint32_t));
+    if (a[0] == NULL || a[1] == NULL || a[2] == NULL || a[3] == NULL ||
+        a[4] == NULL) {
+      for (k = 0; k < 5; k++) ctx_free(s, a[k], nodes, sizeof(uint32_t));
+      return ASTAR_ENOMEM;
+    }
+    ctx_free(s, z->stamp, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->pos, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->link, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->list, z->cap, sizeof(uint32_t));
+    ctx_free(s, z->dhead, z->cap, sizeof(uint32_t));
+    z->stamp = a[0];
+    z->pos = a[1];
+    z->link = a[2];
+    z->list = a[3];
+    z->dhead = a[4];
+    z->cap = nodes;
+    z->generation = ASTAR__SGX_MAX_GENERATION; /* cleared below */
+  }
+  if (z->generation >= ASTAR__SGX_MAX_GENERATION) {
+    memset(z->stamp, 0, z->cap * sizeof(uint32_t));
+    z->generation = 0;
+  }
+  z->generation++;
+  z->nlist = 0;
+  z->ndown = 0;
   return ASTAR_OK;
 }
 

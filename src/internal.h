@@ -408,6 +408,30 @@ typedef struct astar__graphx {
   uint32_t path_len;
 } astar__graphx;
 int astar__context_graphx(astar_search *s, int bidir);
+/* Scratch of subgoal graph searches (subgoal_search.c), indexed by node:
+ * a subgoal's index, then the start and the goal when they are not
+ * subgoals.  Small and dense, so a search touches no per-tile array. */
+typedef struct astar__sgx {
+  uint32_t *stamp; /* generation << 4 | flags (subgoal_search.c) */
+  uint32_t *pos;   /* an open node's heap index; a closed node's parent */
+  uint32_t *link;  /* the edge that reached the node, or UINT32_MAX */
+  uint32_t *list;  /* the goal marks' stack, the closed nodes, the path */
+  uint32_t *dhead; /* the node's first way down (below), NONE: none */
+  size_t cap;      /* nodes each array holds */
+  uint32_t generation;
+  uint32_t nlist;  /* closed nodes listed */
+  /* the ways down of this query: edge e of node x climbs to the node
+   * whose list holds it, so that node may come down to x (the goal's
+   * subgoals climb to x); a list's next way, NONE: the last */
+  struct astar__sg_down {
+    uint32_t x, e, next;
+  } *down;
+  size_t down_cap, ndown;
+} astar__sgx;
+/* Makes s's subgoal scratch hold at least nodes nodes; on wrap-around of
+ * its generation (or a new array) the stamps are cleared. */
+int astar__context_sgx(astar_search *s, size_t nodes);
+#define ASTAR__SGX_MAX_GENERATION 0x07FFFFFFu /* stamps: generation << 5 */
 
 /* A tile's parent when a link reached it (gen: the stamp generation of
  * the search that set it; anything else: not through a link). */
@@ -587,7 +611,8 @@ typedef struct astar__run {
   /* ---- subgoal graphs ---- */
   const struct astar__subgoals *sg;
   int32_t gx, gy;       /* the goal's padded coordinates */
-  uint32_t gtag;        /* the goal scan's generation */
+  uint32_t gtag;        /* the search's tag in the context's sgx stamps */
+  uint32_t sid, gid;    /* the start's and the goal's nodes there */
 } astar__run;
 
 /* ---- landmarks: the A* loop's heuristic under MODE_LM ---- */

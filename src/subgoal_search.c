@@ -2,12 +2,15 @@
  * A query over a prepared subgoal graph (subgoal.c builds it,
  * subgoal_levels.c contracts it): the start and goal are joined to the
  * subgoals they reach directly, the goal's subgoals mark what they climb
- * to, A* runs over the graph (up from the start, down only into those
- * marks) with the octile heuristic on the context's stamp, heap and
- * heap positions (nodes are tiles, as in JPS), and each edge is unfolded
- * into tiles whose stamps carry their step direction, so
- * astar_path_last/prev walk every tile of the path.  Costs are summed step
- * by step from the start, in the order A* sums them.
+ * to (and list, for each node they climb to, the edge down to them), A*
+ * runs over the graph (up from the start, down only into those marks)
+ * with the octile heuristic on the context's heap and its per-node
+ * scratch (astar__sgx: stamps, heap positions, parents, the edge that
+ * reached each node, indexed by subgoal, then the start and the goal),
+ * and each edge of the path is unfolded through its via into tiles whose
+ * stamps (the context's, per tile) carry their step direction, so
+ * astar_path_last/prev walk every tile of the path.  Costs are summed
+ * step by step from the start.
  */
 #include "astar.h"
 #include "heap.h"
@@ -22,51 +25,79 @@ static inline int is_open(const uint64_t *bm, uint32_t i) {
   return (int)((bm[i >> 6] >> (i & 63u)) & 1u);
 }
 
-/* Flags in the low stamp bits while searching (unfold writes step
- * directions there afterwards): */
-#define NEAR_GOAL 1u /* the goal's scan reached the tile */
+/* A node's stamp in the scratch (astar__sgx): its query's tag (the
+ * generation << 4) and flags. */
+#define NEAR_GOAL 1u /* the goal's scan reached the node */
 #define UP_GOAL 2u   /* a subgoal the goal's subgoals climb to */
+#define SEEN 4u      /* on the open list or closed */
+#define CLOSED 8u
+#define DOWN 16u     /* its list of ways down (astar__sgx) is this query's */
+#define GEN (~(uint32_t)31u)
+
+/* The tile of node v. */
+static inline uint32_t tile_of(const astar__run *R, uint32_t v) {
+  const astar__subgoals *sg = R->sg;
+  if (v < sg->nsub) return sg->at[v].tile;
+  return v == sg->nsub ? R->start : R->goal;
+}
+
+/* The node of a tile a scan reached (a subgoal or the goal), else NONE. */
+static uint32_t node_of(const astar__run *R, uint32_t tile) {
+  if (is_open(R->sg->bits, tile)) return astar__subgoal_id(R->sg, tile);
+  return tile == R->goal ? R->gid : NONE;
+}
 
 typedef struct {
   astar__run *R;
-  uint32_t tag;
-  size_t n; /* subgoals on the stack (the heap's slots, unused yet) */
+  uint32_t n; /* nodes on the stack (the scratch's list): each once */
 } marker;
 
-static int mark_push(marker *m, uint32_t tile) {
-  astar_search *ctx = m->R->s;
-  if (m->n == ctx->heap_cap && astar__grow_heap(ctx) != ASTAR_OK)
-    return ASTAR_ENOMEM;
-  ctx->heap[m->n++].node = tile;
+/* the goal's scan: its subgoals are near the goal */
+static int mark_goal(void *ud, uint32_t tile) {
+  marker *m = ud;
+  astar__sgx *z = m->R->s->sgx;
+  uint32_t v = node_of(m->R, tile);
+  if (v == NONE || (z->stamp[v] & GEN) == m->R->gtag) return ASTAR_OK;
+  z->stamp[v] = m->R->gtag | NEAR_GOAL | UP_GOAL;
+  z->list[m->n++] = v;
   return ASTAR_OK;
 }
 
-/* the goal's scan: its tiles get the goal mark's generation */
-static int mark_goal(void *ud, uint32_t tile) {
-  marker *m = ud;
-  uint32_t *stamp = m->R->s->stamp;
-  stamp[tile] = m->tag | NEAR_GOAL | UP_GOAL;
-  return mark_push(m, tile);
-}
-
 /* Marks UP_GOAL on what the stacked subgoals climb to through contracted
- * subgoals (a search may come down into those only). */
+ * subgoals (a search may come down into those only), and lists each such
+ * edge as a way down for the node it climbs to (edges run both ways with
+ * the same length and via), so a search looks at the ways down it may
+ * take only. */
 static int mark_climb(marker *m) {
   const astar__subgoals *sg = m->R->sg;
   astar_search *ctx = m->R->s;
-  uint32_t *stamp = ctx->stamp;
-  int st;
+  astar__sgx *z = ctx->sgx;
+  uint32_t *stamp = z->stamp, tag = m->R->gtag;
   while (m->n > 0) {
-    uint32_t id = astar__subgoal_id(sg, ctx->heap[--m->n].node), e;
-    if (sg->at[id].level == NONE) continue;
+    uint32_t id = z->list[--m->n], e;
+    if (id >= sg->nsub || sg->at[id].level == NONE) continue;
     for (e = sg->first[id]; e < sg->at[id].down; e++) {
-      const struct astar__subgoal_at *ta = &sg->at[sg->adj[e]];
-      uint32_t sv = stamp[ta->tile];
-      if (ta->level == NONE) continue; /* global: always open */
-      if ((sv & ASTAR__STAMP_GEN) == m->tag && (sv & UP_GOAL)) continue;
-      stamp[ta->tile] =
-          m->tag | UP_GOAL | ((sv & ASTAR__STAMP_GEN) == m->tag ? sv & 1u : 0u);
-      if ((st = mark_push(m, ta->tile)) != ASTAR_OK) return st;
+      uint32_t v = sg->adj[e], sv = stamp[v];
+      struct astar__sg_down *d;
+      if (z->ndown == z->down_cap) {
+        void *p = z->down;
+        int st = astar__context_grow(ctx, &p, &z->down_cap, z->ndown + 1,
+                                     sizeof *d);
+        z->down = p;
+        if (st != ASTAR_OK) return st;
+      }
+      d = &z->down[z->ndown];
+      d->x = id;
+      d->e = e;
+      if ((sv & GEN) != tag) sv = tag;
+      d->next = (sv & DOWN) ? z->dhead[v] : NONE;
+      z->dhead[v] = (uint32_t)z->ndown++;
+      sv |= DOWN;
+      if (sg->at[v].level != NONE && !(sv & UP_GOAL)) { /* global: open */
+        sv |= UP_GOAL;
+        z->list[m->n++] = v;
+      }
+      stamp[v] = sv;
     }
   }
   return ASTAR_OK;
@@ -81,46 +112,45 @@ static double octile(const astar__run *R, uint32_t a, uint32_t b) {
   return dx > dy ? R->hA * dx + R->hB * dy : R->hA * dy + R->hB * dx;
 }
 
-/* Puts tile t (at padded x, y) on the open list at cost ng from u (or
- * lowers it).  Bit 0 of a tile's stamp direction says the goal's scan
- * reached it. */
-static int relax_at(astar__run *R, uint32_t u, uint32_t t, int32_t x,
-                    int32_t y, double ng) {
+/* Puts node v (at padded x, y) on the open list at cost ng from node u
+ * through edge (NONE: a scan's), or lowers it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+static ALWAYS_INLINE int relax_at(astar__run *R, uint32_t u, uint32_t v, int32_t x,
+                    int32_t y, double ng, uint32_t edge) {
   astar_search *ctx = R->s;
-  uint32_t *stamp = ctx->stamp, sv = stamp[t], flag;
+  astar__sgx *z = ctx->sgx;
+  uint32_t sv = z->stamp[v];
   int32_t dx = x - R->gx, dy = y - R->gy;
   size_t at;
   astar_heap_entry e;
-  if ((sv & ASTAR__STAMP_GEN) == R->tag) {
-    if (sv & ASTAR__STAMP_CLOSED) return ASTAR_OK;
-    at = ctx->heap_pos[t];
+  if ((sv & (GEN | SEEN)) == (R->gtag | SEEN)) {
+    if (sv & CLOSED) return ASTAR_OK;
+    at = z->pos[v];
     if (ng >= ctx->heap[at].g) return ASTAR_OK;
-    flag = sv & (NEAR_GOAL | UP_GOAL);
   } else {
     if (R->n == ctx->heap_cap && astar__grow_heap(ctx) != ASTAR_OK)
       return ASTAR_ENOMEM;
     at = R->n++;
     R->r.generated++;
     if (R->n > R->peak) R->peak = (uint32_t)R->n;
-    flag = (sv & ASTAR__STAMP_GEN) == R->gtag ? sv & (NEAR_GOAL | UP_GOAL)
-                                               : 0u;
+    z->stamp[v] = (sv & GEN) == R->gtag ? sv | SEEN : R->gtag | SEEN;
   }
-  stamp[t] = R->tag | flag;
+  z->link[v] = edge;
   if (dx < 0) dx = -dx;
   if (dy < 0) dy = -dy;
   e.key = astar__quantise(
       ng + (dx > dy ? R->hA * dx + R->hB * dy : R->hA * dy + R->hB * dx),
       R->inv_q);
   e.g = ng;
-  e.node = t;
+  e.node = v;
   e.aux = u;
-  astar__heap_up(ctx->heap, ctx->heap_pos, at, e, 0);
+  astar__heap_up(ctx->heap, z->pos, at, e, 0);
   return ASTAR_OK;
-}
-
-static int relax(astar__run *R, uint32_t u, uint32_t t, double ng) {
-  uint32_t stride = (uint32_t)R->G->stride;
-  return relax_at(R, u, t, (int32_t)(t % stride), (int32_t)(t / stride), ng);
 }
 
 typedef struct {
@@ -131,7 +161,12 @@ typedef struct {
 
 static int relax_scan(void *ud, uint32_t tile) {
   expander *x = ud;
-  return relax(x->R, x->from, tile, x->g + octile(x->R, x->from, tile));
+  const astar__run *R = x->R;
+  uint32_t v = node_of(R, tile), stride = (uint32_t)R->G->stride;
+  uint32_t ft = tile_of(R, x->from);
+  if (v == NONE) return ASTAR_OK;
+  return relax_at(x->R, x->from, v, (int32_t)(tile % stride),
+                  (int32_t)(tile / stride), x->g + octile(R, ft, tile), NONE);
 }
 
 static void view_run(const astar__run *R, astar__view *V) {
@@ -143,9 +178,11 @@ int astar__subgoal_start(astar__run *R) {
   const astar_grid *G = R->G;
   astar_search *ctx = R->s;
   const astar_query *q = &R->q;
+  const astar__subgoals *sg = R->sg;
   double card, diag, c;
   int st, apart = 0;
   astar__view V;
+  astar__sgx *z;
   if ((st = astar__jps_layer_size(G, q->unit, q->size, &R->J)) < 0) return st;
   if (!astar__bit(R->J.passable, R->start)) {
     R->r.outcome = ASTAR_START_BLOCKED;
@@ -164,6 +201,9 @@ int astar__subgoal_start(astar__run *R) {
       return 1;
     }
   }
+  if ((st = astar__context_sgx(ctx, (size_t)sg->nsub + 2u)) != ASTAR_OK)
+    return st;
+  z = ctx->sgx;
   c = (double)R->J.uniform;
   card = G->cardinal_length;
   diag = G->diagonal_length;
@@ -174,39 +214,41 @@ int astar__subgoal_start(astar__run *R) {
     int d;
     for (d = 0; d < 8; d++) R->jstep[d] = G->step_length[d] * c;
   }
-  /* two generations: the goal's mark, then the search's (a wrap between
-     them clears the stamps before either is written) */
   R->gx = (int32_t)(R->goal % (uint32_t)G->stride);
   R->gy = (int32_t)(R->goal / (uint32_t)G->stride);
-  R->gtag = astar__next_generation(ctx);
+  /* the scratch's generation for the search, the context's for the
+     explored tiles and the path walk */
+  R->gtag = z->generation << 5;
   R->tag = ctx->explored_tag = astar__next_generation(ctx);
+  R->sid = is_open(sg->bits, R->start) ? astar__subgoal_id(sg, R->start)
+                                       : sg->nsub;
+  R->gid = is_open(sg->bits, R->goal) ? astar__subgoal_id(sg, R->goal)
+           : R->start == R->goal        ? R->sid
+                                        : sg->nsub + 1u;
   view_run(R, &V);
   if (R->start != R->goal) {
     marker m;
     m.R = R;
-    m.tag = R->gtag;
     m.n = 0;
-    if (!is_open(V.sub, R->goal))
-      st = astar__subgoal_scan(&V, R->goal, mark_goal, &m);
-    else if ((st = mark_push(&m, R->goal)) == ASTAR_OK)
-      ctx->stamp[R->goal] = R->gtag | UP_GOAL;
-    if (st != ASTAR_OK || (st = mark_climb(&m)) != ASTAR_OK) return st;
-  }
-  /* the start keeps the goal's marks */
-  {
-    uint32_t sv = ctx->stamp[R->start];
-    ctx->stamp[R->start] =
-        R->tag | ((sv & ASTAR__STAMP_GEN) == R->gtag
-                      ? sv & (NEAR_GOAL | UP_GOAL)
-                      : 0u);
+    if (R->gid == sg->nsub + 1u) {
+      if ((st = astar__subgoal_scan(&V, R->goal, mark_goal, &m)) != ASTAR_OK)
+        return st;
+    } else {
+      z->stamp[R->gid] = R->gtag | UP_GOAL;
+      z->list[m.n++] = R->gid;
+    }
+    if ((st = mark_climb(&m)) != ASTAR_OK) return st;
   }
   {
     astar_heap_entry e;
+    uint32_t sv = z->stamp[R->sid]; /* the start keeps the goal's marks */
+    z->stamp[R->sid] = (sv & GEN) == R->gtag ? sv | SEEN : R->gtag | SEEN;
+    z->link[R->sid] = NONE;
     e.key = astar__quantise(octile(R, R->start, R->goal), R->inv_q);
     e.g = 0.0;
-    e.node = R->start;
-    e.aux = R->start;
-    astar__heap_up(ctx->heap, ctx->heap_pos, 0, e, 0);
+    e.node = R->sid;
+    e.aux = R->sid;
+    astar__heap_up(ctx->heap, z->pos, 0, e, 0);
     R->n = 1;
     R->r.generated = 1;
     R->peak = 1;
@@ -236,38 +278,64 @@ static int step_ok(const astar_grid *G, const uint64_t *pass, uint32_t t,
          is_open(pass, (uint32_t)((int32_t)t + astar_dir_dy[d] * G->stride));
 }
 
-/* Does the way from a to b with n1 steps in direction first and then
- * n2 in direction second stay open (corner rule included)? */
-static int way_open(const astar__run *R, uint32_t a, unsigned first,
-                    int32_t n1, unsigned second, int32_t n2) {
+/* Walks n1 steps in direction first from tile a, then n2 in direction
+ * second, writing each tile's step direction in stamp (when not NULL):
+ * with check, returns 0 at a step that is not open (corner rule
+ * included), the directions it wrote put back (a tile off this edge may
+ * be on the path already); to keep what it puts back small, it writes
+ * the first SAVED steps as it goes and the rest once the way is open. */
+#define SAVED 64
+static int walk(const astar__run *R, uint32_t a, unsigned first, int32_t n1,
+                unsigned second, int32_t n2, int check, uint32_t *stamp) {
   const astar_grid *G = R->G;
-  uint32_t t = a;
-  int32_t k;
-  for (k = 0; k < n1 + n2; k++) {
+  unsigned char old[SAVED];
+  uint32_t t = a, mid = a;
+  int32_t k, n = n1 + n2;
+  for (k = 0; k < n; k++) {
     unsigned d = k < n1 ? first : second;
-    if (!step_ok(G, R->J.passable, t, d)) return 0;
+    if (check && !step_ok(G, R->J.passable, t, d)) {
+      int32_t j;
+      if (stamp != NULL)
+        for (j = 0, t = a; j < k && j < SAVED; j++) {
+          t = (uint32_t)((int32_t)t + G->offset[j < n1 ? first : second]);
+          stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | old[j];
+        }
+      return 0;
+    }
     t = (uint32_t)((int32_t)t + G->offset[d]);
+    if (stamp != NULL && k < SAVED) {
+      old[k] = (unsigned char)(stamp[t] & ASTAR__STAMP_DIR);
+      stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;
+      mid = t;
+    }
   }
+  if (stamp != NULL)
+    for (k = SAVED, t = mid; k < n; k++) {
+      unsigned d = k < n1 ? first : second;
+      t = (uint32_t)((int32_t)t + G->offset[d]);
+      stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;
+    }
   return 1;
 }
 
-/* The tile a shortcut a -> b (tiles) goes through, else NONE. */
-static uint32_t via_of(const astar__run *R, uint32_t a, uint32_t b) {
+/* The vias of the halves of a shortcut a -> b through subgoal c
+ * (indices): the edges c - a and c - b (each the same both ways), found
+ * in one pass over c's list (its edges up come first: a and b, still
+ * there when c was contracted, are among them). */
+static void halves(const astar__run *R, uint32_t ia, uint32_t ib,
+                   uint32_t ic, uint32_t *va, uint32_t *vb) {
   const astar__subgoals *sg = R->sg;
-  uint32_t ia, ib, e;
-  if (sg->via == NULL || !is_open(sg->bits, a) || !is_open(sg->bits, b))
-    return NONE;
-  ia = astar__subgoal_id(sg, a);
-  ib = astar__subgoal_id(sg, b);
-  /* edges come both ways with the same via: scan the shorter list */
-  if (sg->first[ib + 1] - sg->first[ib] < sg->first[ia + 1] - sg->first[ia]) {
-    uint32_t t = ia;
-    ia = ib;
-    ib = t;
+  uint32_t e, left = 2;
+  *va = *vb = NONE;
+  for (e = sg->first[ic]; e < sg->first[ic + 1] && left > 0; e++) {
+    if (sg->adj[e] == ia) {
+      *va = sg->via[e];
+      left--;
+    } else if (sg->adj[e] == ib) {
+      *vb = sg->via[e];
+      left--;
+    }
   }
-  for (e = sg->first[ia]; e < sg->first[ia + 1]; e++)
-    if (sg->adj[e] == ib) return sg->via[e];
-  return NONE;
 }
 
 /* The corners of a path being written forwards (q->corners): the last
@@ -277,7 +345,6 @@ static uint32_t via_of(const astar__run *R, uint32_t a, uint32_t b) {
 typedef struct {
   uint32_t kept, tip, n;
   unsigned dir; /* 8: no run yet */
-  double cost;  /* an open tile's cost (uniform) */
 } corner_writer;
 
 /* n steps in direction d onwards from the tip. */
@@ -299,8 +366,9 @@ static void corner_run(astar__run *R, corner_writer *w, unsigned d,
  * tile's step direction (or with w, the edge's runs as corners) and sums
  * the cost.  Each split halves nothing but shortens both parts, so the
  * depth is below the edge's length. */
-static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
-                        uint32_t *len, corner_writer *w) {
+static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t ia,
+                        uint32_t ib, uint32_t c, double *g, uint32_t *len,
+                        corner_writer *w) {
   const astar_grid *G = R->G;
   uint32_t stride = (uint32_t)G->stride, *stamp = R->s->stamp;
   int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
@@ -312,60 +380,58 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, double *g,
   unsigned ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
   unsigned first = dd, second = ds;
   int32_t n1 = nd, n2 = ns, k;
-  uint32_t t = a, c = via_of(R, a, b);
+  const double cost = (double)R->J.cost[R->start]; /* every tile's */
   if (c != NONE) { /* a shortcut: through the subgoal it was added for */
-    unfold_edge(R, a, c, g, len, w);
-    unfold_edge(R, c, b, g, len, w);
+    uint32_t va, vb, ic = astar__subgoal_id(R->sg, c);
+    halves(R, ia, ib, ic, &va, &vb);
+    unfold_edge(R, a, c, ia, ic, va, g, len, w);
+    unfold_edge(R, c, b, ic, ib, vb, g, len, w);
     return;
   }
-  if (!way_open(R, a, dd, nd, ds, ns)) {
+  /* the diagonal steps first when open */
+  if (!walk(R, a, dd, nd, ds, ns, 1, w == NULL ? stamp : NULL)) {
     first = ds;
     second = dd;
     n1 = ns;
     n2 = nd;
+    if (w == NULL) walk(R, a, first, n1, second, n2, 0, stamp);
   }
-  if (w != NULL) { /* corners: the costs are uniform (every open tile
-                      costs what the start does), summed step by step in
-                      the same order */
-    double c1 = G->step_length[first] * w->cost;
-    double c2 = G->step_length[second] * w->cost;
+  { /* the costs are uniform (every open tile costs what the start does),
+       summed step by step in the path's order */
+    double c1 = G->step_length[first] * cost;
+    double c2 = G->step_length[second] * cost;
     for (k = 0; k < n1; k++) *g += c1;
     for (k = 0; k < n2; k++) *g += c2;
-    *len += (uint32_t)(n1 + n2);
+  }
+  *len += (uint32_t)(n1 + n2);
+  if (w != NULL) {
     corner_run(R, w, first, n1);
     corner_run(R, w, second, n2);
-    return;
-  }
-  for (k = 0; k < n1 + n2; k++) {
-    unsigned d = k < n1 ? first : second;
-    t = (uint32_t)((int32_t)t + G->offset[d]);
-    stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;
-    *g += G->step_length[d] * (double)R->J.cost[t];
-    (*len)++;
   }
 }
 
+/* The path's nodes (parents, goal first, into the scratch's list) into
+ * tiles, each edge through its own via. */
 static void unfold(astar__run *R) {
-  uint32_t *link = R->s->heap_pos;
-  uint32_t v = R->goal, child = NONE, cur, len = 1;
+  astar__sgx *z = R->s->sgx;
+  const uint32_t *via = R->sg->via;
+  uint32_t v = R->gid, n = 0, cur, len = 1;
   double g = 0.0;
   corner_writer cw, *w = NULL;
-  while (v != R->start) {
-    uint32_t p = link[v];
-    link[v] = child;
-    child = v;
-    v = p;
+  while (v != R->sid) {
+    z->list[n++] = v;
+    v = z->pos[v];
   }
-  link[R->start] = child;
   cw.kept = cw.tip = R->start;
   cw.n = 1;
   cw.dir = 8u;
-  cw.cost = (double)R->J.cost[R->start];
   if (R->q.corners) w = &cw;
-  for (cur = R->start; cur != R->goal;) {
-    uint32_t next = link[cur]; /* read before a corner's link overwrites it */
-    unfold_edge(R, cur, next, &g, &len, w);
-    cur = next;
+  for (cur = R->start, v = R->sid; n > 0;) {
+    uint32_t next = z->list[--n], e = z->link[next], nt = tile_of(R, next);
+    unfold_edge(R, cur, nt, v, next, e != NONE && via != NULL ? via[e] : NONE,
+                &g, &len, w);
+    cur = nt;
+    v = next;
   }
   if (w != NULL) { /* the goal: the last corner */
     R->s->heap_pos[R->goal] = cw.kept;
@@ -376,16 +442,31 @@ static void unfold(astar__run *R) {
   R->r.length = len;
 }
 
+/* The explored tiles into the context's stamps: the closed nodes, then
+ * the open ones. */
+static void list_explored(astar__run *R) {
+  astar_search *ctx = R->s;
+  const astar__sgx *z = ctx->sgx;
+  uint32_t k;
+  size_t i;
+  for (k = 0; k < z->nlist; k++)
+    ctx->stamp[tile_of(R, z->list[k])] = R->tag | ASTAR__STAMP_CLOSED;
+  for (i = 0; i < R->n; i++) ctx->stamp[tile_of(R, ctx->heap[i].node)] = R->tag;
+}
+
 int astar__subgoal_step(astar__run *R, uint32_t budget) {
   astar_search *ctx = R->s;
   const astar__subgoals *sg = R->sg;
-  const uint32_t start = R->start, goal = R->goal;
+  astar__sgx *z = ctx->sgx;
+  const uint32_t sid = R->sid, gid = R->gid, nsub = sg->nsub;
+  const uint32_t tag = R->gtag;
   uint32_t left = budget != 0 ? budget : UINT32_MAX;
+  uint32_t *stamp = z->stamp;
   int st = ASTAR_OK, suspended = 0;
   astar__view V;
   view_run(R, &V);
-  V.extra = goal;
-  V.extra_t = (goal % V.stride) * V.tstride + goal / V.stride;
+  V.extra = R->goal;
+  V.extra_t = (R->goal % V.stride) * V.tstride + R->goal / V.stride;
   while (R->n > 0) {
     astar_heap_entry *heap = ctx->heap;
     uint32_t u = heap[0].node, parent = heap[0].aux;
@@ -394,31 +475,55 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
       suspended = 1;
       break;
     }
-    if (R->n > 1) astar__heap_pop(heap, ctx->heap_pos, R->n, 0);
+    if (R->n > 1) {
+      astar__heap_pop(heap, z->pos, R->n, 0);
+#if defined(__GNUC__) || defined(__clang__)
+      if (heap[0].node < nsub) { /* the next one's edges, while u's run */
+        uint32_t f = sg->first[heap[0].node];
+        __builtin_prefetch(&sg->adj[f]);
+        if (sg->wt != NULL) __builtin_prefetch(&sg->wt[f]);
+      }
+#endif
+    }
     R->n--;
-    ctx->stamp[u] |= ASTAR__STAMP_CLOSED;
-    ctx->heap_pos[u] = parent;
+    stamp[u] |= CLOSED;
+    z->pos[u] = parent;
+    z->list[z->nlist++] = u;
     R->expanded++;
-    if (u == goal) {
+    if (u == gid) {
       R->found = 1;
       break;
     }
-    if (ctx->stamp[u] & NEAR_GOAL) { /* the goal's scan reached u */
-      if ((st = relax(R, u, goal, gu + octile(R, u, goal))) != ASTAR_OK)
+    if (stamp[u] & NEAR_GOAL) { /* the goal's scan reached u */
+      if ((st = relax_at(R, u, gid, R->gx, R->gy,
+                         gu + octile(R, tile_of(R, u), R->goal), NONE)) !=
+          ASTAR_OK)
         break;
     }
-    if (is_open(sg->bits, u)) { /* a subgoal: its edges */
-      uint32_t id = astar__subgoal_id(sg, u), e, end = sg->first[id + 1];
-      const struct astar__subgoal_at *ua = &sg->at[id];
-      const uint32_t tag = R->tag, gtag = R->gtag, down = ua->down;
+    if (u < nsub) { /* a subgoal: its edges up, then its ways down */
+      uint32_t e, k, end = sg->at[u].down;
+      const struct astar__subgoal_at *ua = &sg->at[u];
       const double stepD = R->hA + R->hB; /* a diagonal step */
-      for (e = sg->first[id]; e < end; e++) {
-        const struct astar__subgoal_at *ta = &sg->at[sg->adj[e]];
-        uint32_t sv = ctx->stamp[ta->tile], gen = sv & ASTAR__STAMP_GEN, w;
-        if (gen == tag && (sv & ASTAR__STAMP_CLOSED)) continue;
-        /* down to a lower level only towards the goal */
-        if (e >= down && !((gen == tag || gen == gtag) && (sv & UP_GOAL)))
-          continue;
+      for (e = sg->first[u], k = NONE;; e++) {
+        uint32_t v, sv, w;
+        const struct astar__subgoal_at *ta;
+        if (e == end) { /* down only into what the goal's subgoals climb to */
+          if (k == NONE) {
+            if (!(stamp[u] & DOWN)) break;
+            k = z->dhead[u];
+          } else {
+            k = z->down[k].next;
+          }
+          if (k == NONE) break;
+          v = z->down[k].x;
+          e = z->down[k].e; /* v's edge to u: the same length and via */
+          end = e + 1;
+        } else {
+          v = sg->adj[e];
+        }
+        sv = stamp[v];
+        if ((sv & (GEN | CLOSED)) == (tag | CLOSED)) continue;
+        ta = &sg->at[v];
         if (sg->wt != NULL) {
           w = sg->wt[e];
         } else { /* the plain graph: octile */
@@ -426,28 +531,31 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
           uint32_t dy = (uint32_t)(ta->y > ua->y ? ta->y - ua->y : ua->y - ta->y);
           w = dx > dy ? ASTAR__SG_W(dx - dy, dy) : ASTAR__SG_W(dy - dx, dx);
         }
-        if ((st = relax_at(R, u, ta->tile, ta->x, ta->y,
+        if ((st = relax_at(R, u, v, ta->x, ta->y,
                            gu + (double)ASTAR__SG_STRAIGHT(w) * R->hA +
-                               (double)ASTAR__SG_DIAGONAL(w) * stepD)) !=
-            ASTAR_OK)
+                               (double)ASTAR__SG_DIAGONAL(w) * stepD,
+                           e)) != ASTAR_OK)
           break;
       }
       if (st != ASTAR_OK) break;
-    } else if (u == start) {
+    } else if (u == sid) {
       expander x;
       x.R = R;
       x.from = u;
       x.g = gu;
-      if ((st = astar__subgoal_scan(&V, u, relax_scan, &x)) != ASTAR_OK) break;
+      if ((st = astar__subgoal_scan(&V, R->start, relax_scan, &x)) !=
+          ASTAR_OK)
+        break;
     }
   }
   R->r.expanded = R->expanded;
   R->r.peak_open = R->peak;
   if (st != ASTAR_OK) return st;
   if (suspended) return ASTAR__SUSPENDED;
+  list_explored(R);
   if (R->found) {
     R->r.outcome = ASTAR_FOUND;
-    if (start == goal) {
+    if (R->start == R->goal) {
       R->r.cost = 0.0;
       R->r.length = 1;
     } else {
@@ -458,6 +566,6 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
   } else {
     R->r.outcome = ASTAR_NO_PATH;
   }
-  astar__finish(R, R->found, goal);
+  astar__finish(R, R->found, R->goal);
   return ASTAR_OK;
 }
