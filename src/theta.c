@@ -30,10 +30,39 @@
 #include "astar.h"
 #include "internal.h"
 #include "heap.h"
+#include "sight.h"
 
 #include <math.h>
 
 #define UNCHECKED 0x80000000u /* aux: a lazy parent, its leg not checked */
+
+/* heap.h's order (smallest key, then larger g) without branches: the
+ * pop's choice of child is a coin toss the predictor cannot learn. */
+static inline size_t less_bit(const astar_heap_entry *a,
+                              const astar_heap_entry *b) {
+  return (size_t)((a->key < b->key) | ((a->key == b->key) & (a->g > b->g)));
+}
+
+/* Removes heap[0]; n is the size before removal (n >= 2). */
+static inline void pop_heap(astar_heap_entry *heap, uint32_t *pos, size_t n) {
+  astar_heap_entry e = heap[--n];
+  size_t i = 0, c;
+  while ((c = 2 * i + 1) + 1 < n) {
+    c += less_bit(&heap[c + 1], &heap[c]);
+    if (!less_bit(&heap[c], &e)) goto done;
+    heap[i] = heap[c];
+    pos[heap[i].node] = (uint32_t)i;
+    i = c;
+  }
+  if (c < n && less_bit(&heap[c], &e)) {
+    heap[i] = heap[c];
+    pos[heap[i].node] = (uint32_t)i;
+    i = c;
+  }
+done:
+  heap[i] = e;
+  pos[e.node] = (uint32_t)i;
+}
 
 typedef struct theta {
   const astar_grid *G;
@@ -200,15 +229,25 @@ int astar__theta(astar__run *R) {
     int32_t ux, uy, px, py;
     double gu = e.g;
     unsigned m;
-    if (T.n > 1) astar__heap_pop(s->heap, s->heap_pos, T.n, 0);
+    if (T.n > 1) pop_heap(s->heap, s->heap_pos, T.n);
     T.n--;
     astar_xy(G, u, &ux, &uy); /* once per pop: no division below */
     astar_xy(G, p, &px, &py);
     if (e.aux & UNCHECKED) { /* Lazy Theta*: the leg assumed at last */
-      double best = HUGE_VAL,
-             c = leg_cost(&T, px, py, ux, uy);
+      double best = HUGE_VAL, c;
       uint32_t bp = p;
-      if (c < HUGE_VAL) best = T.g[p] + c;
+      int32_t dx = ux - px, dy = uy - py;
+      if (T.uc > 0.0 && (dx < -1 || dx > 1 || dy < -1 || dy > 1)) {
+        /* one cost: the key's g is the leg's own cost (leg_bound), so
+           only its line of sight is left to ask */
+        int r = astar__sight_runs(G, L->passable, T.cols, G->diagonal, px, py,
+                                  ux, uy);
+        if (r < 0) /* a steep line without column bits: the walk */
+          r = astar__sight_clear(G, L->passable, T.cols, px, py, ux, uy);
+        if (r) best = gu;
+      } else if ((c = leg_cost(&T, px, py, ux, uy)) < HUGE_VAL) {
+        best = T.g[p] + c;
+      }
       /* The leg as cheap as assumed: no closed neighbour can beat it (each
        * offered u its step when it was expanded, and the key's g is the
        * least offer), so only a blocked or dearer leg looks at them. */
