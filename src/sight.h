@@ -49,7 +49,10 @@ static inline int astar__runs_clear(const uint64_t *bits, int rule,
   /* one division: with nM = dq nm + e, (nM + nm) / (2 nm) is dq / 2
      remainder e + nm for an even dq, (dq + 1) / 2 remainder e for an
      odd one */
-  uint32_t two = 2 * nm, dq = nM / nm, e = nM - dq * nm, dr = 2 * e,
+  /* nm >= 1 (astar__sight_runs); the analyzer loses it through the
+     casts from int64_t */
+  uint32_t two = 2 * nm, dq = nM / nm, /* NOLINT(clang-analyzer-core.DivideZero) */
+           e = nM - dq * nm, dr = 2 * e,
            q = (dq + 1) / 2, r = (dq & 1u) ? e : e + nm, a = 0, m;
   for (m = 0; m < nm; m++) {
     uint32_t hi = i + (q - a) - (r == 0); /* the run: tiles i .. hi */
