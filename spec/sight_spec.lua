@@ -501,6 +501,36 @@ describe("any-angle search", function()
     assert.is_true(n > 60 and shorter > 20)
   end)
 
+  it("keeps every long leg in sight on larger grids (legs taken as seen)", function()
+    -- Theta* takes a leg as in sight, without walking it, when the two
+    -- tiles just behind its end are seen from its start: each leg against
+    -- the exact reference (steep legs by column bits under the default
+    -- rule, by the walk under the others)
+    local rng = helpers.rng(1827)
+    local legs = 0
+    for case = 1, 60 do
+      local w, h = rng:int(12, 40), rng:int(12, 40)
+      local wall = random_walls(rng, w, h, rng:int(0, 35) / 100)
+      local rule = RULES[rng:int(1, 4)]
+      local g = make_grid(w, h, wall, rule)
+      local free = free_fn(w, h, wall)
+      for _ = 1, 6 do
+        local sx, sy, gx, gy = rng:int(1, w), rng:int(1, h), rng:int(1, w), rng:int(1, h)
+        for _, algorithm in ipairs({ "theta", "lazy_theta" }) do
+          local p = g:find_path(sx, sy, gx, gy, { algorithm = algorithm })
+          for k = 3, p and #p or 0, 2 do
+            local x0, y0, x1, y1 = p[k - 2], p[k - 1], p[k], p[k + 1]
+            assert(ref_los(free, rule == "always" and "always" or "one_free",
+                           x0, y0, x1, y1),
+              ("case %d %s %s: leg (%d,%d)->(%d,%d)"):format(case, rule, algorithm, x0, y0, x1, y1))
+            if math.abs(x1 - x0) > 1 or math.abs(y1 - y0) > 1 then legs = legs + 1 end
+          end
+        end
+      end
+    end
+    assert.is_true(legs > 200)
+  end)
+
   it("keeps its bounds when steps differ widely in length", function()
     -- a long diagonal step: legs beat it, the bounds hold
     local rng = helpers.rng(1816)

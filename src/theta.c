@@ -30,10 +30,39 @@
 #include "astar.h"
 #include "internal.h"
 #include "heap.h"
+#include "sight.h"
 
 #include <math.h>
 
 #define UNCHECKED 0x80000000u /* aux: a lazy parent, its leg not checked */
+
+/* heap.h's order (smallest key, then larger g) without branches: the
+ * pop's choice of child is a coin toss the predictor cannot learn. */
+static inline size_t less_bit(const astar_heap_entry *a,
+                              const astar_heap_entry *b) {
+  return (size_t)((a->key < b->key) | ((a->key == b->key) & (a->g > b->g)));
+}
+
+/* Removes heap[0]; n is the size before removal (n >= 2). */
+static inline void pop_heap(astar_heap_entry *heap, uint32_t *pos, size_t n) {
+  astar_heap_entry e = heap[--n];
+  size_t i = 0, c;
+  while ((c = 2 * i + 1) + 1 < n) {
+    c += less_bit(&heap[c + 1], &heap[c]);
+    if (!less_bit(&heap[c], &e)) goto done;
+    heap[i] = heap[c];
+    pos[heap[i].node] = (uint32_t)i;
+    i = c;
+  }
+  if (c < n && less_bit(&heap[c], &e)) {
+    heap[i] = heap[c];
+    pos[heap[i].node] = (uint32_t)i;
+    i = c;
+  }
+done:
+  heap[i] = e;
+  pos[e.node] = (uint32_t)i;
+}
 
 typedef struct theta {
   const astar_grid *G;
@@ -103,13 +132,65 @@ static int relax(theta *T, uint32_t v, int32_t x, int32_t y, double g,
   return ASTAR_OK;
 }
 
-/* The cost of the leg (x0, y0) -> (x1, y1), as astar__leg_cost gives it:
- * on a layer of one cost, a longer leg only asks the bitmap. */
-static double leg_cost(const theta *T, int32_t x0, int32_t y0, int32_t x1,
-                       int32_t y1) {
+static int closed(const theta *T, uint32_t i) {
+  uint32_t st = T->s->stamp[i];
+  return (st & ASTAR__STAMP_GEN) == T->tag && (st & ASTAR__STAMP_CLOSED);
+}
+
+/* Seen from p already: tile i closed with parent p (its leg checked, or a
+ * step, which is in sight). */
+static int seen_from(const theta *T, uint32_t i, uint32_t p) {
+  return closed(T, i) && T->s->heap_pos[i] == p;
+}
+
+/* Is the leg p -> u (dx, dy from p to u, longer than a step) in sight for
+ * free?  Take the two tiles a, b just behind u along the leg's major axis
+ * (a beside u, b diagonally behind; b not needed when the leg runs along
+ * an axis).  If both are seen from p, so is u: the line p -> u crosses
+ * the segment between their centres (one tile apart, across the major
+ * axis) at X, and a blocked tile whose inside met p -> X, or grazed it at
+ * a corner, would have inside points in the triangle p a b; it cannot
+ * lie wholly inside (the triangle is less than one tile wide across the
+ * major axis short of a b), nor meet a b (only a's and b's own tiles do),
+ * so it would meet p -> a or p -> b, which are clear.  Past X the line
+ * enters only a, b and u, through edges or, on a diagonal leg, past the
+ * corner a shares with u and b. */
+static int sight_free(const theta *T, uint32_t p, uint32_t u, int32_t dx,
+                      int32_t dy) {
+  int32_t sx = dx > 0 ? 1 : -1,
+          sy = dy > 0 ? (int32_t)T->stride : -(int32_t)T->stride;
+  int32_t adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
+  uint32_t a;
+  if (adx >= ady) {
+    a = (uint32_t)((int32_t)u - sx);
+    return seen_from(T, a, p) &&
+           (ady == 0 || seen_from(T, (uint32_t)((int32_t)a - sy), p));
+  }
+  a = (uint32_t)((int32_t)u - sy);
+  return seen_from(T, a, p) &&
+         (adx == 0 || seen_from(T, (uint32_t)((int32_t)a - sx), p));
+}
+
+/* Is the leg p = (px, py) -> u = (ux, uy), longer than a step, in sight
+ * (bits only: a layer of one cost)? */
+static int long_clear(const theta *T, uint32_t p, uint32_t u, int32_t px,
+                      int32_t py, int32_t ux, int32_t uy) {
+  int r;
+  if (sight_free(T, p, u, ux - px, uy - py)) return 1;
+  r = astar__sight_runs(T->G, T->L->passable, T->cols, T->G->diagonal, px, py,
+                        ux, uy);
+  if (r < 0) /* a steep line without column bits: the walk */
+    r = astar__sight_clear(T->G, T->L->passable, T->cols, px, py, ux, uy);
+  return r;
+}
+
+/* The cost of the leg p = (x0, y0) -> v = (x1, y1), as astar__leg_cost
+ * gives it: on a layer of one cost, a longer leg only asks the bitmap. */
+static double leg_cost(const theta *T, uint32_t p, uint32_t v, int32_t x0,
+                       int32_t y0, int32_t x1, int32_t y1) {
   int32_t dx = x1 - x0, dy = y1 - y0;
   if (T->uc > 0.0 && (dx < -1 || dx > 1 || dy < -1 || dy > 1))
-    return astar__sight_clear(T->G, T->L->passable, T->cols, x0, y0, x1, y1)
+    return long_clear(T, p, v, x0, y0, x1, y1)
                ? sqrt((double)dx * dx + (double)dy * dy) * T->card * T->uc
                : HUGE_VAL;
   return astar__leg_cost(T->G, T->L, T->flat, x0, y0, x1, y1);
@@ -147,11 +228,6 @@ static unsigned sight_moves(const theta *T, uint32_t i) {
   m |= ((unsigned)astar__bit(b, i + s - 1) & (so | w)) << ASTAR_SW;
   m |= ((unsigned)astar__bit(b, i - s - 1) & (n | w)) << ASTAR_NW;
   return m;
-}
-
-static int closed(const theta *T, uint32_t i) {
-  uint32_t st = T->s->stamp[i];
-  return (st & ASTAR__STAMP_GEN) == T->tag && (st & ASTAR__STAMP_CLOSED);
 }
 
 int astar__theta(astar__run *R) {
@@ -200,15 +276,21 @@ int astar__theta(astar__run *R) {
     int32_t ux, uy, px, py;
     double gu = e.g;
     unsigned m;
-    if (T.n > 1) astar__heap_pop(s->heap, s->heap_pos, T.n, 0);
+    if (T.n > 1) pop_heap(s->heap, s->heap_pos, T.n);
     T.n--;
     astar_xy(G, u, &ux, &uy); /* once per pop: no division below */
     astar_xy(G, p, &px, &py);
     if (e.aux & UNCHECKED) { /* Lazy Theta*: the leg assumed at last */
-      double best = HUGE_VAL,
-             c = leg_cost(&T, px, py, ux, uy);
+      double best = HUGE_VAL, c;
       uint32_t bp = p;
-      if (c < HUGE_VAL) best = T.g[p] + c;
+      int32_t dx = ux - px, dy = uy - py;
+      if (T.uc > 0.0 && (dx < -1 || dx > 1 || dy < -1 || dy > 1)) {
+        /* one cost: the key's g is the leg's own cost (leg_bound), so
+           only its line of sight is left to ask */
+        if (long_clear(&T, p, u, px, py, ux, uy)) best = gu;
+      } else if ((c = leg_cost(&T, p, u, px, py, ux, uy)) < HUGE_VAL) {
+        best = T.g[p] + c;
+      }
       /* The leg as cheap as assumed: no closed neighbour can beat it (each
        * offered u its step when it was expanded, and the key's g is the
        * least offer), so only a blocked or dearer leg looks at them. */
@@ -258,7 +340,7 @@ int astar__theta(astar__run *R) {
       cand = gu + G->step_length[d] * (double)L->cost[v];
       if (pp != u) {
         if (!lazy) {
-          double c = leg_cost(&T, px, py, vx, vy);
+          double c = leg_cost(&T, pp, v, px, py, vx, vy);
           if (c < HUGE_VAL && T.g[pp] + c <= cand) {
             cand = T.g[pp] + c;
             aux = pp;
