@@ -443,7 +443,6 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
   return st;
 }
 
-
 /* One instantiation of the loop per common mode (run_any: the rest). */
 #define RUN_AS(name, m) \
   static NOINLINE int name(astar__run *S, uint32_t b) { return run(S, m, b); }
@@ -651,8 +650,7 @@ int astar__loop_start(astar__run *S) {
     if ((st = astar__context_radix(ctx)) != ASTAR_OK) return st;
     mode |= MODE_BUCKET;
     r->bucket = 1;
-    /* the plain run only, with or without a stats table (a run of
-     * another mode reads the tiles) */
+    /* plain runs only, stats or not (the others read the tiles) */
     if ((mode & ~MODE_PEAK) == MODE_BUCKET && uniform_cost(G, q->unit) > 0.0)
       mode |= MODE_UNIFORM;
   }

@@ -11,9 +11,9 @@
  *    `last` (the key last taken) at bit i - 1, so keys only move down
  *    buckets, each at most 64 times; `used` has bit i - 1 set while
  *    bucket i is not empty, `least` keeps the least key put in it (so a
- *    refill moves its entries down in one pass).  Its entries sit in a chain of blocks taken
- *    from one pool: a refill gives them back, a new search takes the
- *    whole pool back;
+ *    refill moves its entries down in one pass).  Its entries sit in a
+ *    chain of blocks taken from one pool: a refill gives them back, a
+ *    new search takes the whole pool back;
  *  - bucket 0 holds the keys equal to last, as a stack sorted by g (the
  *    largest on top).  The nodes an expansion adds at the same key have a
  *    larger g than every node left there (steps cost more than nothing),
