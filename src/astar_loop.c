@@ -166,6 +166,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
   astar__radix *R = (mode & MODE_BUCKET) ? ctx->radix : NULL;
   double *gq = (mode & MODE_BUCKET) ? R->g : NULL; /* open nodes' g */
   size_t base = 0; /* MODE_BUCKET: bucket 0's size under u's entries */
+  size_t peak = S->peak; /* MODE_PEAK (a local: stores may alias S) */
 
   memcpy(offset, G->offset, sizeof offset);
   memcpy(length, G->step_length, sizeof length);
@@ -429,18 +430,18 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
         }
       } else
         astar__heap_up(heap, pos, at, e, mode);
-      if ((mode & MODE_PEAK) && n - head > S->peak) S->peak = (uint32_t)(n - head);
+      if ((mode & MODE_PEAK) && n - head > peak) peak = n - head;
     }
     if (st != ASTAR_OK) break;
   }
   S->n = n;
   S->head = head;
+  if (mode & MODE_PEAK) S->peak = (uint32_t)peak;
   S->expanded = expanded;
   S->r.expanded = expanded;
   S->r.generated = (uint32_t)(n - head) + expanded + S->evicted;
   return st;
 }
-
 
 /* One instantiation of the loop per common mode (run_any: the rest). */
 #define RUN_AS(name, m) \
@@ -458,6 +459,7 @@ RUN_AS(run_bucket_height, MODE_BUCKET | MODE_HEIGHT)
 RUN_AS(run_sliced_bucket, MODE_BUCKET | MODE_BUDGET)
 RUN_AS(run_bucket_peak, MODE_BUCKET | MODE_PEAK) /* a stats table asked */
 RUN_AS(run_bucket_uniform, MODE_BUCKET | MODE_UNIFORM)
+RUN_AS(run_bucket_uniform_peak, MODE_BUCKET | MODE_UNIFORM | MODE_PEAK)
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
 }
@@ -648,8 +650,8 @@ int astar__loop_start(astar__run *S) {
     if ((st = astar__context_radix(ctx)) != ASTAR_OK) return st;
     mode |= MODE_BUCKET;
     r->bucket = 1;
-    /* the plain run only (a run of another mode reads the tiles) */
-    if (mode == MODE_BUCKET && uniform_cost(G, q->unit) > 0.0)
+    /* plain runs only, stats or not (the others read the tiles) */
+    if ((mode & ~MODE_PEAK) == MODE_BUCKET && uniform_cost(G, q->unit) > 0.0)
       mode |= MODE_UNIFORM;
   }
   S->mode = mode;
@@ -741,6 +743,8 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_bucket_uniform(S, budget);
     else if (mode == (MODE_BUCKET | MODE_PEAK))
       st = run_bucket_peak(S, budget);
+    else if (mode == (MODE_BUCKET | MODE_UNIFORM | MODE_PEAK))
+      st = run_bucket_uniform_peak(S, budget);
     else
       st = run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;
