@@ -83,6 +83,15 @@ static void release_tiles(astar_search *s) {
   s->explored_tag = s->explored_tag_b = 0;
 }
 
+/* Frees the subgoal scratch's per-node arrays (cap entries each). */
+static void sgx_free_nodes(astar_search *s, astar__sgx *z) {
+  ctx_free(s, z->stamp, z->cap, sizeof(uint32_t));
+  ctx_free(s, z->pos, z->cap, sizeof(uint32_t));
+  ctx_free(s, z->link, z->cap, sizeof(uint32_t));
+  ctx_free(s, z->list, z->cap, sizeof(uint32_t));
+  ctx_free(s, z->dhead, z->cap, sizeof(uint32_t));
+}
+
 void astar_search_release(astar_search *s) {
   astar__extra *x = s->extra;
   astar__more *m = s->more;
@@ -105,11 +114,7 @@ void astar_search_release(astar_search *s) {
   }
   if (s->sgx != NULL) {
     astar__sgx *z = s->sgx;
-    ctx_free(s, z->stamp, z->cap, sizeof(uint32_t));
-    ctx_free(s, z->pos, z->cap, sizeof(uint32_t));
-    ctx_free(s, z->link, z->cap, sizeof(uint32_t));
-    ctx_free(s, z->list, z->cap, sizeof(uint32_t));
-    ctx_free(s, z->dhead, z->cap, sizeof(uint32_t));
+    sgx_free_nodes(s, z);
     ctx_free(s, z->down, z->down_cap, sizeof(struct astar__sg_down));
     ctx_free(s, z, 1, sizeof *z);
   }
@@ -389,11 +394,7 @@ int astar__context_sgx(astar_search *s, size_t nodes) {
       for (k = 0; k < 5; k++) ctx_free(s, a[k], nodes, sizeof(uint32_t));
       return ASTAR_ENOMEM;
     }
-    ctx_free(s, z->stamp, z->cap, sizeof(uint32_t));
-    ctx_free(s, z->pos, z->cap, sizeof(uint32_t));
-    ctx_free(s, z->link, z->cap, sizeof(uint32_t));
-    ctx_free(s, z->list, z->cap, sizeof(uint32_t));
-    ctx_free(s, z->dhead, z->cap, sizeof(uint32_t));
+    sgx_free_nodes(s, z);
     z->stamp = a[0];
     z->pos = a[1];
     z->link = a[2];
