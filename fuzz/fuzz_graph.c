@@ -39,7 +39,8 @@
  *    r->cost; A*, Dijkstra and bidirectional cost the optimum (within the
  *    keys' quantum, 2^-24 of the cheapest edge, per step), weighted A*
  *    at most weight times it, breadth-first has the fewest edges; with
- *    max_cost: found when the optimum is within it, never a path above it;
+ *    max_cost: found when the optimum is within it (greedy and
+ *    breadth-first may end with a cutoff instead), never a path above it;
  *  - a field: a node has a value exactly when the reference (multi-source
  *    Dijkstra from the enabled goals with their start values, over edges
  *    as they point for "from" and against them for "to") gives it one
@@ -297,6 +298,12 @@ static void check_query(const astar_graph_query *q, const astar_result *r) {
   if (opt > max_cost) {
     FZ_ASSERT(r->outcome == ASTAR_CUTOFF || r->outcome == ASTAR_NO_PATH);
     return;
+  } else if (max_cost < HUGE_VAL && (q->algorithm == ASTAR_ALGO_GREEDY ||
+                                      q->algorithm == ASTAR_ALGO_BFS)) {
+    /* they never update a node once found: the first way to a node may
+     * cost more than max_cost where a later one would not */
+    FZ_ASSERT(r->outcome == ASTAR_FOUND || r->outcome == ASTAR_CUTOFF);
+    if (r->outcome == ASTAR_CUTOFF) return;
   } else {
     FZ_ASSERT(r->outcome == ASTAR_FOUND);
   }
