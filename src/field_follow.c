@@ -150,6 +150,16 @@ static void cand_start(cand_it *it, const astar_field *f,
   }
 }
 
+/* Field values are floats: two scores are equal within a few of their
+ * units in the last place (the doubles they came from were equal, or
+ * nearly) -- units of the largest value in the sum: near 0 a tile reached
+ * from a far lower one (flee maps) is off by the lower one's rounding.
+ * mag: the largest |value| among the candidates and the tile's own. */
+static double score_tolerance(double best, double mag) {
+  if (fabs(best) > mag) mag = fabs(best);
+  return 4.0 * FLT_EPSILON * mag;
+}
+
 /* A step i -> v leads downhill: a lower value, or through a link of
  * cost 0 to a tile of the same value closed before i (the build's closing
  * rank, in heap_pos: no cycle). */
@@ -178,8 +188,7 @@ static int next_x(const astar_field *f, const astar_grid *G,
     found = 1;
   }
   if (!found) return 0;
-  if (fabs(best) > mag) mag = fabs(best);
-  tol = 4.0 * FLT_EPSILON * mag; /* as in astar_field_next */
+  tol = score_tolerance(best, mag);
   if (best > here + tol) return 0;
   cand_start(&it, f, G, L, i);
   while (cand_next(&it, &v, &c, &d)) {
@@ -245,12 +254,7 @@ int astar_field_next(const astar_field *f, const astar_grid *G,
     k++;
   }
   if (k == 0) return 0;
-  /* values are floats: equal within a few of their units in the last
-   * place (the doubles they came from were equal, or nearly) -- units of
-   * the largest value in the sum: near 0 a tile reached from a far
-   * lower one (flee maps) is off by the lower one's rounding */
-  if (fabs(best) > mag) mag = fabs(best);
-  tol = 4.0 * FLT_EPSILON * mag;
+  tol = score_tolerance(best, mag);
   if (best > here + tol) return 0; /* no step pays: a local minimum */
   for (j = 0; j < k; j++) {
     if (score[j] > best + tol) continue;
