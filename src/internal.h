@@ -703,9 +703,13 @@ typedef struct astar__subgoals {
                         (ASTAR__SG_W), edges_cap of them; NULL where
                         nothing was contracted (each weighs its octile
                         distance) */
-  uint32_t *via;     /* the tile of the subgoal each shortcut goes through
+  uint32_t *via;     /* the subgoal (index) each shortcut goes through
                         (UINT32_MAX: an edge of the plain graph); NULL
                         where nothing was contracted */
+  uint16_t *half;    /* a shortcut x -> y through c: where c's edges to x
+                        (low byte) and to y (high byte) sit in c's list,
+                        from first[c] (ASTAR__SG_NOHALF: look them up);
+                        with via */
   struct astar__subgoal_at {
     uint32_t tile;
     int32_t x, y;
@@ -743,6 +747,7 @@ typedef int (*astar__add_fn)(void *ud, uint32_t tile);
   ((uint32_t)(straight) | ((uint32_t)(diagonal) << 16))
 #define ASTAR__SG_STRAIGHT(w) ((w) & 0xffffu)
 #define ASTAR__SG_DIAGONAL(w) ((w) >> 16)
+#define ASTAR__SG_NOHALF 0xffffu
 /* the index of subgoal tile t */
 static inline uint32_t astar__subgoal_id(const astar__subgoals *s,
                                          uint32_t t) {

@@ -18,8 +18,8 @@
  * (row-major) and columns (column-major copies).
  *
  * Memory: two subgoal bitmaps (2 bits a tile), a rank count per 64 tiles,
- * 24 bytes per subgoal, 12 per edge (target, steps, via; 4 in a graph
- * nothing was contracted in).
+ * 24 bytes per subgoal, 14 per edge (target, steps, via, where the
+ * via's halves sit; 4 in a graph nothing was contracted in).
  */
 #include "astar.h"
 #include "heap.h"
@@ -193,7 +193,8 @@ static size_t bytes_of(const astar__subgoals *s) {
          ((size_t)s->nsub + 1) * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(*s->at) +
          (size_t)s->edges_cap * sizeof(uint32_t) *
-             (1u + (s->wt != NULL) + (s->via != NULL));
+             (1u + (s->wt != NULL) + (s->via != NULL)) +
+         (s->half != NULL ? (size_t)s->edges_cap * sizeof(uint16_t) : 0u);
 }
 
 static void free_one(astar_grid *g, astar__subgoals *s) {
@@ -205,6 +206,7 @@ static void free_one(astar_grid *g, astar__subgoals *s) {
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
   astar__free(g, s->wt, s->edges_cap, sizeof(uint32_t));
   astar__free(g, s->via, s->edges_cap, sizeof(uint32_t));
+  astar__free(g, s->half, s->edges_cap, sizeof(uint16_t));
   astar__free(g, s->jumps, s->njt, sizeof(uint32_t));
   astar__free(g, s, 1, sizeof *s);
 }
