@@ -709,7 +709,9 @@ typedef struct astar__subgoals {
   uint16_t *half;    /* a shortcut x -> y through c: where c's edges to x
                         (low byte) and to y (high byte) sit in c's list,
                         from first[c] (ASTAR__SG_NOHALF: look them up);
-                        with via */
+                        an edge x -> y of the plain graph: ASTAR__SG_DFX
+                        when its diagonal steps first are open from x,
+                        ASTAR__SG_DFY from y; with via */
   struct astar__subgoal_at {
     uint32_t tile;
     int32_t x, y;
@@ -748,6 +750,12 @@ typedef int (*astar__add_fn)(void *ud, uint32_t tile);
 #define ASTAR__SG_STRAIGHT(w) ((w) & 0xffffu)
 #define ASTAR__SG_DIAGONAL(w) ((w) >> 16)
 #define ASTAR__SG_NOHALF 0xffffu
+#define ASTAR__SG_DFX 1u
+#define ASTAR__SG_DFY 2u
+/* subgoal_search.c: fills s->half for the edges of the plain graph (layer
+ * J: the unit's, which s was built on) */
+void astar__subgoal_ways(const astar_grid *g, const astar__jps_layer *J,
+                         astar__subgoals *s);
 /* the index of subgoal tile t */
 static inline uint32_t astar__subgoal_id(const astar__subgoals *s,
                                          uint32_t t) {

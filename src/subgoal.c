@@ -428,6 +428,7 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
     free_one(g, s);
     return st;
   }
+  astar__subgoal_ways(g, &J, s);
   s->version = g->version;
   s->next = g->subgoals;
   g->subgoals = s;

@@ -278,6 +278,50 @@ static int step_ok(const astar_grid *G, const uint64_t *pass, uint32_t t,
          is_open(pass, (uint32_t)((int32_t)t + astar_dir_dy[d] * G->stride));
 }
 
+/* The two ways of an edge a -> b: nd diagonal steps in direction dd and
+ * ns straight ones in ds. */
+static void edge_ways(const astar_grid *G, uint32_t a, uint32_t b,
+                      unsigned *dd, int32_t *nd, unsigned *ds, int32_t *ns) {
+  uint32_t stride = (uint32_t)G->stride;
+  int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
+  int32_t dy = (int32_t)(b / stride) - (int32_t)(a / stride);
+  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+  *nd = ax < ay ? ax : ay;
+  *ns = (ax > ay ? ax : ay) - *nd;
+  *dd = dir_of(sx, sy);
+  *ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
+}
+
+/* Are edge a -> b's diagonal steps first open from a? */
+static unsigned diagonal_first(const astar_grid *G, const uint64_t *pass,
+                               uint32_t a, uint32_t b) {
+  unsigned dd, ds;
+  int32_t nd, ns, k;
+  uint32_t t = a;
+  edge_ways(G, a, b, &dd, &nd, &ds, &ns);
+  for (k = 0; k < nd + ns; k++) {
+    unsigned d = k < nd ? dd : ds;
+    if (!step_ok(G, pass, t, d)) return 0;
+    t = (uint32_t)((int32_t)t + G->offset[d]);
+  }
+  return 1;
+}
+
+void astar__subgoal_ways(const astar_grid *g, const astar__jps_layer *J,
+                         astar__subgoals *s) {
+  uint32_t k, e;
+  if (s->half == NULL) return;
+  for (k = 0; k < s->nsub; k++)
+    for (e = s->first[k]; e < s->first[k + 1]; e++) {
+      uint32_t a = s->at[k].tile, b = s->at[s->adj[e]].tile;
+      if (s->via[e] != NONE) continue;
+      s->half[e] = (uint16_t)(
+          (diagonal_first(g, J->passable, a, b) ? ASTAR__SG_DFX : 0u) |
+          (diagonal_first(g, J->passable, b, a) ? ASTAR__SG_DFY : 0u));
+    }
+}
+
 /* Walks n1 steps in direction first from tile a, then n2 in direction
  * second, writing each tile's step direction in stamp (when not NULL):
  * with check, returns 0 at a step that is not open (corner rule
@@ -371,16 +415,9 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t ia,
                         uint32_t ib, uint32_t e, int rev, double *g,
                         uint32_t *len, corner_writer *w) {
   const astar_grid *G = R->G;
-  uint32_t stride = (uint32_t)G->stride, *stamp = R->s->stamp;
-  int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
-  int32_t dy = (int32_t)(b / stride) - (int32_t)(a / stride);
-  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd;
-  int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
-  unsigned dd = dir_of(sx, sy);
-  unsigned ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
-  unsigned first = dd, second = ds;
-  int32_t n1 = nd, n2 = ns, k;
+  uint32_t *stamp = R->s->stamp;
+  unsigned dd, ds, first, second;
+  int32_t nd, ns, n1, n2, k;
   const double cost = (double)R->J.cost[R->start]; /* every tile's */
   const astar__subgoals *sg = R->sg;
   if (e != NONE && sg->via != NULL && sg->via[e] != NONE) {
@@ -399,8 +436,21 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t ia,
     unfold_edge(R, c, b, ic, ib, eb, 0, g, len, w);
     return;
   }
-  /* the diagonal steps first when open */
-  if (!walk(R, a, dd, nd, ds, ns, 1, w == NULL ? stamp : NULL)) {
+  edge_ways(G, a, b, &dd, &nd, &ds, &ns);
+  first = dd;
+  second = ds;
+  n1 = nd;
+  n2 = ns;
+  if (e != NONE && sg->half != NULL) { /* the graph knows the open way */
+    if (!(sg->half[e] & (rev ? ASTAR__SG_DFY : ASTAR__SG_DFX))) {
+      first = ds;
+      second = dd;
+      n1 = ns;
+      n2 = nd;
+    }
+    if (w == NULL) walk(R, a, first, n1, second, n2, 0, stamp);
+  } else if (!walk(R, a, dd, nd, ds, ns, 1, w == NULL ? stamp : NULL)) {
+    /* the diagonal steps first when open */
     first = ds;
     second = dd;
     n1 = ns;
