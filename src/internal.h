@@ -761,15 +761,15 @@ static inline uint32_t astar__subgoal_id(const astar__subgoals *s,
                                          uint32_t t) {
   size_t w = t >> 6;
   uint64_t m = s->bits[w] & (((uint64_t)1 << (t & 63u)) - 1u);
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__POPCNT__)
   return s->rank[w] + (uint32_t)__builtin_popcountll(m);
 #else
-  uint32_t n = 0;
-  while (m) { /* a few bits: subgoals are sparse */
-    m &= m - 1;
-    n++;
-  }
-  return s->rank[w] + n;
+  /* without the instruction the builtin is a library call: count in
+     place (bit pairs, nibbles, then the bytes summed by a multiply) */
+  m = m - ((m >> 1) & 0x5555555555555555u);
+  m = (m & 0x3333333333333333u) + ((m >> 2) & 0x3333333333333333u);
+  m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+  return s->rank[w] + (uint32_t)((m * 0x0101010101010101u) >> 56);
 #endif
 }
 /* subgoal_levels.c: contracts what it can of s's plain graph (edges in
