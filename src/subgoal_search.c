@@ -362,6 +362,22 @@ static int walk(const astar__run *R, uint32_t a, unsigned first, int32_t n1,
   return 1;
 }
 
+/* Writes the step directions of n1 steps in direction first from tile a,
+ * then n2 in direction second, into stamp (a way known to be open). */
+static void lay(const astar__run *R, uint32_t a, unsigned first, int32_t n1,
+                unsigned second, int32_t n2, uint32_t *stamp) {
+  int32_t k, o1 = R->G->offset[first], o2 = R->G->offset[second];
+  uint32_t t = a;
+  for (k = 0; k < n1; k++) {
+    t = (uint32_t)((int32_t)t + o1);
+    stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | first;
+  }
+  for (k = 0; k < n2; k++) {
+    t = (uint32_t)((int32_t)t + o2);
+    stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | second;
+  }
+}
+
 /* The halves of a shortcut a -> b through subgoal c (indices): the
  * edges c - a and c - b of c's list (each the same both ways), found in
  * one pass over it (its edges up come first: a and b, still there when
@@ -448,14 +464,14 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t ia,
       n1 = ns;
       n2 = nd;
     }
-    if (w == NULL) walk(R, a, first, n1, second, n2, 0, stamp);
+    if (w == NULL) lay(R, a, first, n1, second, n2, stamp);
   } else if (!walk(R, a, dd, nd, ds, ns, 1, w == NULL ? stamp : NULL)) {
     /* the diagonal steps first when open */
     first = ds;
     second = dd;
     n1 = ns;
     n2 = nd;
-    if (w == NULL) walk(R, a, first, n1, second, n2, 0, stamp);
+    if (w == NULL) lay(R, a, first, n1, second, n2, stamp);
   }
   { /* the costs are uniform (every open tile costs what the start does),
        summed step by step in the path's order */
