@@ -752,10 +752,6 @@ typedef int (*astar__add_fn)(void *ud, uint32_t tile);
 #define ASTAR__SG_NOHALF 0xffffu
 #define ASTAR__SG_DFX 1u
 #define ASTAR__SG_DFY 2u
-/* subgoal_search.c: fills s->half for the edges of the plain graph (layer
- * J: the unit's, which s was built on) */
-void astar__subgoal_ways(const astar_grid *g, const astar__jps_layer *J,
-                         astar__subgoals *s);
 /* the index of subgoal tile t */
 static inline uint32_t astar__subgoal_id(const astar__subgoals *s,
                                          uint32_t t) {

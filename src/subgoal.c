@@ -338,6 +338,49 @@ int astar_subgoal_is_jumps(const astar_grid *g, int unit) {
   return s != NULL && s->jumps != NULL;
 }
 
+/* Are edge a -> b's diagonal steps first open from a (corner rule
+ * included)? */
+static int diagonal_first(const astar_grid *g, const uint64_t *pass,
+                          uint32_t a, uint32_t b) {
+  uint32_t stride = (uint32_t)g->stride, t = a;
+  int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
+  int32_t dy = (int32_t)(b / stride) - (int32_t)(a / stride);
+  int32_t sx = dx > 0 ? 1 : dx < 0 ? -1 : 0;
+  int32_t sy = dy > 0 ? (int32_t)stride : dy < 0 ? -(int32_t)stride : 0;
+  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd, k;
+  int32_t straight = ax > ay ? sx : sy;
+  for (k = 0; k < nd; k++) {
+    if (!is_open(pass, (uint32_t)((int32_t)t + sx)) ||
+        !is_open(pass, (uint32_t)((int32_t)t + sy)) ||
+        !is_open(pass, (uint32_t)((int32_t)t + sx + sy)))
+      return 0;
+    t = (uint32_t)((int32_t)t + sx + sy);
+  }
+  for (k = 0; k < ns; k++) {
+    t = (uint32_t)((int32_t)t + straight);
+    if (!is_open(pass, t)) return 0;
+  }
+  return 1;
+}
+
+/* Fills s->half for the edges of the plain graph: which of each edge's
+ * two ways is open from either end (layer J: the unit's, which s was
+ * built on), so that unfolding need not look. */
+static void record_ways(const astar_grid *g, const astar__jps_layer *J,
+                        astar__subgoals *s) {
+  uint32_t k, e;
+  if (s->half == NULL) return;
+  for (k = 0; k < s->nsub; k++)
+    for (e = s->first[k]; e < s->first[k + 1]; e++) {
+      uint32_t a = s->at[k].tile, b = s->at[s->adj[e]].tile;
+      if (s->via[e] != UINT32_MAX) continue;
+      s->half[e] = (uint16_t)(
+          (diagonal_first(g, J->passable, a, b) ? ASTAR__SG_DFX : 0u) |
+          (diagonal_first(g, J->passable, b, a) ? ASTAR__SG_DFY : 0u));
+    }
+}
+
 int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
   astar__jps_layer J;
   astar__subgoals *s;
@@ -428,7 +471,7 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
     free_one(g, s);
     return st;
   }
-  astar__subgoal_ways(g, &J, s);
+  record_ways(g, &J, s);
   s->version = g->version;
   s->next = g->subgoals;
   g->subgoals = s;

@@ -293,35 +293,6 @@ static void edge_ways(const astar_grid *G, uint32_t a, uint32_t b,
   *ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
 }
 
-/* Are edge a -> b's diagonal steps first open from a? */
-static unsigned diagonal_first(const astar_grid *G, const uint64_t *pass,
-                               uint32_t a, uint32_t b) {
-  unsigned dd, ds;
-  int32_t nd, ns, k;
-  uint32_t t = a;
-  edge_ways(G, a, b, &dd, &nd, &ds, &ns);
-  for (k = 0; k < nd + ns; k++) {
-    unsigned d = k < nd ? dd : ds;
-    if (!step_ok(G, pass, t, d)) return 0;
-    t = (uint32_t)((int32_t)t + G->offset[d]);
-  }
-  return 1;
-}
-
-void astar__subgoal_ways(const astar_grid *g, const astar__jps_layer *J,
-                         astar__subgoals *s) {
-  uint32_t k, e;
-  if (s->half == NULL) return;
-  for (k = 0; k < s->nsub; k++)
-    for (e = s->first[k]; e < s->first[k + 1]; e++) {
-      uint32_t a = s->at[k].tile, b = s->at[s->adj[e]].tile;
-      if (s->via[e] != NONE) continue;
-      s->half[e] = (uint16_t)(
-          (diagonal_first(g, J->passable, a, b) ? ASTAR__SG_DFX : 0u) |
-          (diagonal_first(g, J->passable, b, a) ? ASTAR__SG_DFY : 0u));
-    }
-}
-
 /* Walks n1 steps in direction first from tile a, then n2 in direction
  * second, writing each tile's step direction in stamp (when not NULL):
  * with check, returns 0 at a step that is not open (corner rule
