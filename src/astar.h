@@ -799,6 +799,10 @@ int astar_query_refusal(const astar_grid *g, const astar_query *q);
  * until s searches again (or the map's version moves on). */
 uint32_t astar_path_last(const astar_search *s);
 int astar_path_prev(const astar_search *s, uint32_t *node);
+/* astar_path_prev that also moves *x, *y (node's astar_xy) to the tile it
+ * steps to, without a division on a step to a neighbour. */
+int astar_path_prev_xy(const astar_search *s, uint32_t *node, int32_t *x,
+                       int32_t *y);
 
 /* The tiles the last search reached, for visualisers and debugging, in
  * index order (row by row).  Start with *i = 0; each call returns

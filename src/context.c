@@ -478,6 +478,27 @@ int astar_path_prev(const astar_search *s, uint32_t *node) {
   return 1;
 }
 
+int astar_path_prev_xy(const astar_search *s, uint32_t *node, int32_t *x,
+                       int32_t *y) {
+  uint32_t st;
+  unsigned d;
+  if (s->last_outcome != ASTAR_FOUND || *node == s->last_start) return 0;
+  st = s->stamp[*node];
+  if (s->last_waypoints ||
+      (s->via != NULL && s->via[*node].gen != 0 &&
+       s->via[*node].gen == (st & ASTAR__STAMP_GEN))) {
+    astar_path_prev(s, node); /* a jump: the division */
+    *y = (int32_t)(*node / (uint32_t)s->stride) - 1;
+    *x = (int32_t)(*node % (uint32_t)s->stride) - 1;
+    return 1;
+  }
+  d = st & ASTAR__STAMP_DIR;
+  *node = (uint32_t)((int32_t)*node - s->offset[d]);
+  *x -= astar_dir_dx[d];
+  *y -= astar_dir_dy[d];
+  return 1;
+}
+
 int astar_explored_next(const astar_search *s, uint32_t *i, int32_t *x,
                         int32_t *y) {
   const uint32_t *fwd = s->stamp, *back = NULL;

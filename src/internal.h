@@ -703,9 +703,15 @@ typedef struct astar__subgoals {
                         (ASTAR__SG_W), edges_cap of them; NULL where
                         nothing was contracted (each weighs its octile
                         distance) */
-  uint32_t *via;     /* the tile of the subgoal each shortcut goes through
+  uint32_t *via;     /* the subgoal (index) each shortcut goes through
                         (UINT32_MAX: an edge of the plain graph); NULL
                         where nothing was contracted */
+  uint16_t *half;    /* a shortcut x -> y through c: where c's edges to x
+                        (low byte) and to y (high byte) sit in c's list,
+                        from first[c] (ASTAR__SG_NOHALF: look them up);
+                        an edge x -> y of the plain graph: ASTAR__SG_DFX
+                        when its diagonal steps first are open from x,
+                        ASTAR__SG_DFY from y; with via */
   struct astar__subgoal_at {
     uint32_t tile;
     int32_t x, y;
@@ -743,20 +749,23 @@ typedef int (*astar__add_fn)(void *ud, uint32_t tile);
   ((uint32_t)(straight) | ((uint32_t)(diagonal) << 16))
 #define ASTAR__SG_STRAIGHT(w) ((w) & 0xffffu)
 #define ASTAR__SG_DIAGONAL(w) ((w) >> 16)
+#define ASTAR__SG_NOHALF 0xffffu
+#define ASTAR__SG_DFX 1u
+#define ASTAR__SG_DFY 2u
 /* the index of subgoal tile t */
 static inline uint32_t astar__subgoal_id(const astar__subgoals *s,
                                          uint32_t t) {
   size_t w = t >> 6;
   uint64_t m = s->bits[w] & (((uint64_t)1 << (t & 63u)) - 1u);
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__POPCNT__)
   return s->rank[w] + (uint32_t)__builtin_popcountll(m);
 #else
-  uint32_t n = 0;
-  while (m) { /* a few bits: subgoals are sparse */
-    m &= m - 1;
-    n++;
-  }
-  return s->rank[w] + n;
+  /* without the instruction the builtin is a library call: count in
+     place (bit pairs, nibbles, then the bytes summed by a multiply) */
+  m = m - ((m >> 1) & 0x5555555555555555u);
+  m = (m & 0x3333333333333333u) + ((m >> 2) & 0x3333333333333333u);
+  m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+  return s->rank[w] + (uint32_t)((m * 0x0101010101010101u) >> 56);
 #endif
 }
 /* subgoal_levels.c: contracts what it can of s's plain graph (edges in

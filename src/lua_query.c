@@ -847,6 +847,7 @@ static int read_path(lua_State *L, void *p) {
   const astar_search *s = Q->ctx;
   const astar_grid *g = Q->map;
   uint32_t node;
+  int32_t x, y;
   lua_Integer i, len = 2 * (lua_Integer)(Q->r.corners != 0 ? Q->r.corners
                                                               : Q->r.length);
   if (lua_istable(L, 2)) lq_explored_table(L, 2, s);
@@ -857,15 +858,14 @@ static int read_path(lua_State *L, void *p) {
   /* walk from the end back to the start, filling from the end */
   node = astar_path_last(s);
   i = len;
+  astar_xy(g, node, &x, &y);
   do {
-    int32_t x, y;
-    astar_xy(g, node, &x, &y);
     lua_pushinteger(L, x + 1);
     lua_rawseti(L, -2, (int)(i - 1));
     lua_pushinteger(L, y + 1);
     lua_rawseti(L, -2, (int)i);
     i -= 2;
-  } while (astar_path_prev(s, &node));
+  } while (astar_path_prev_xy(s, &node, &x, &y));
   if (lua_istable(L, 1)) { /* what is left of an older, longer path */
     lq_clear_from(L, lua_gettop(L), len);
   }

@@ -18,8 +18,8 @@
  * (row-major) and columns (column-major copies).
  *
  * Memory: two subgoal bitmaps (2 bits a tile), a rank count per 64 tiles,
- * 24 bytes per subgoal, 12 per edge (target, steps, via; 4 in a graph
- * nothing was contracted in).
+ * 24 bytes per subgoal, 14 per edge (target, steps, via, where the
+ * via's halves sit; 4 in a graph nothing was contracted in).
  */
 #include "astar.h"
 #include "heap.h"
@@ -193,7 +193,8 @@ static size_t bytes_of(const astar__subgoals *s) {
          ((size_t)s->nsub + 1) * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(*s->at) +
          (size_t)s->edges_cap * sizeof(uint32_t) *
-             (1u + (s->wt != NULL) + (s->via != NULL));
+             (1u + (s->wt != NULL) + (s->via != NULL)) +
+         (s->half != NULL ? (size_t)s->edges_cap * sizeof(uint16_t) : 0u);
 }
 
 static void free_one(astar_grid *g, astar__subgoals *s) {
@@ -205,6 +206,7 @@ static void free_one(astar_grid *g, astar__subgoals *s) {
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
   astar__free(g, s->wt, s->edges_cap, sizeof(uint32_t));
   astar__free(g, s->via, s->edges_cap, sizeof(uint32_t));
+  astar__free(g, s->half, s->edges_cap, sizeof(uint16_t));
   astar__free(g, s->jumps, s->njt, sizeof(uint32_t));
   astar__free(g, s, 1, sizeof *s);
 }
@@ -336,6 +338,49 @@ int astar_subgoal_is_jumps(const astar_grid *g, int unit) {
   return s != NULL && s->jumps != NULL;
 }
 
+/* Are edge a -> b's diagonal steps first open from a (corner rule
+ * included)? */
+static int diagonal_first(const astar_grid *g, const uint64_t *pass,
+                          uint32_t a, uint32_t b) {
+  uint32_t stride = (uint32_t)g->stride, t = a;
+  int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
+  int32_t dy = (int32_t)(b / stride) - (int32_t)(a / stride);
+  int32_t sx = dx > 0 ? 1 : dx < 0 ? -1 : 0;
+  int32_t sy = dy > 0 ? (int32_t)stride : dy < 0 ? -(int32_t)stride : 0;
+  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd, k;
+  int32_t straight = ax > ay ? sx : sy;
+  for (k = 0; k < nd; k++) {
+    if (!is_open(pass, (uint32_t)((int32_t)t + sx)) ||
+        !is_open(pass, (uint32_t)((int32_t)t + sy)) ||
+        !is_open(pass, (uint32_t)((int32_t)t + sx + sy)))
+      return 0;
+    t = (uint32_t)((int32_t)t + sx + sy);
+  }
+  for (k = 0; k < ns; k++) {
+    t = (uint32_t)((int32_t)t + straight);
+    if (!is_open(pass, t)) return 0;
+  }
+  return 1;
+}
+
+/* Fills s->half for the edges of the plain graph: which of each edge's
+ * two ways is open from either end (layer J: the unit's, which s was
+ * built on), so that unfolding need not look. */
+static void record_ways(const astar_grid *g, const astar__jps_layer *J,
+                        astar__subgoals *s) {
+  uint32_t k, e;
+  if (s->half == NULL) return;
+  for (k = 0; k < s->nsub; k++)
+    for (e = s->first[k]; e < s->first[k + 1]; e++) {
+      uint32_t a = s->at[k].tile, b = s->at[s->adj[e]].tile;
+      if (s->via[e] != UINT32_MAX) continue;
+      s->half[e] = (uint16_t)(
+          (diagonal_first(g, J->passable, a, b) ? ASTAR__SG_DFX : 0u) |
+          (diagonal_first(g, J->passable, b, a) ? ASTAR__SG_DFY : 0u));
+    }
+}
+
 int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
   astar__jps_layer J;
   astar__subgoals *s;
@@ -426,6 +471,7 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
     free_one(g, s);
     return st;
   }
+  record_ways(g, &J, s);
   s->version = g->version;
   s->next = g->subgoals;
   g->subgoals = s;

@@ -297,6 +297,21 @@ static uint32_t octile_w(const astar__subgoals *s, uint32_t a, uint32_t b) {
   return ASTAR__SG_W((ax > ay ? ax : ay) - d, d);
 }
 
+/* Where c's edges to x and to y sit in its list (first, adj), from its
+ * first (x's in the low byte), or ASTAR__SG_NOHALF when either is past
+ * a byte (c's edges up, listed first, were its neighbours when it left:
+ * at most CONTRACT_MAXDEG) or missing. */
+static uint16_t halves_at(const uint32_t *first, const uint32_t *adj,
+                          uint32_t c, uint32_t x, uint32_t y) {
+  uint32_t e, ox = NONE, oy = NONE;
+  for (e = first[c]; e < first[c + 1] && e - first[c] < 255u; e++) {
+    if (adj[e] == x && ox == NONE) ox = e - first[c];
+    else if (adj[e] == y && oy == NONE) oy = e - first[c];
+  }
+  if (ox == NONE || oy == NONE) return (uint16_t)ASTAR__SG_NOHALF;
+  return (uint16_t)(ox | oy << 8);
+}
+
 /* The plain graph, all subgoals global (no contraction): its edges
  * weigh their octile distance (no weights stored). */
 static int weigh_plain(astar__subgoals *s) {
@@ -308,6 +323,7 @@ static int weigh_plain(astar__subgoals *s) {
 int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   contractor C;
   uint32_t k, e, order = 0, n = s->nsub, *adj, *wt, *via, total;
+  uint16_t *half;
   size_t cap;
   int st = ASTAR_OK;
   static const uint32_t passes[3] = {4u, 8u, CONTRACT_MAXDEG};
@@ -370,10 +386,12 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   adj = astar__alloc(g, cap, sizeof(uint32_t));
   wt = astar__alloc(g, cap, sizeof(uint32_t));
   via = astar__alloc(g, cap, sizeof(uint32_t));
-  if (adj == NULL || wt == NULL || via == NULL) {
+  half = astar__alloc(g, cap, sizeof(uint16_t));
+  if (adj == NULL || wt == NULL || via == NULL || half == NULL) {
     astar__free(g, adj, cap, sizeof(uint32_t));
     astar__free(g, wt, cap, sizeof(uint32_t));
     astar__free(g, via, cap, sizeof(uint32_t));
+    astar__free(g, half, cap, sizeof(uint16_t));
     contractor_free(&C);
     return ASTAR_ENOMEM;
   }
@@ -390,7 +408,7 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
           uint32_t to = C.cells[c].to;
           if ((s->at[to].level >= lv) != (up == 1)) continue;
           adj[e] = to;
-          via[e] = C.cells[c].via == NONE ? NONE : s->at[C.cells[c].via].tile;
+          via[e] = C.cells[c].via;
           wt[e++] = C.cells[c].w;
         }
       if (up == 1) {
@@ -400,10 +418,15 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
     }
   }
   s->first[n] = e;
+  for (k = 0; k < n; k++) /* where each shortcut's halves sit */
+    for (e = s->first[k]; e < s->first[k + 1]; e++)
+      half[e] = via[e] == NONE ? ASTAR__SG_NOHALF
+                               : halves_at(s->first, adj, via[e], k, adj[e]);
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
   s->adj = adj;
   s->wt = wt;
   s->via = via;
+  s->half = half;
   s->edges_cap = (uint32_t)cap;
   s->nedges = e;
   contractor_free(&C);

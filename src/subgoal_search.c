@@ -278,6 +278,21 @@ static int step_ok(const astar_grid *G, const uint64_t *pass, uint32_t t,
          is_open(pass, (uint32_t)((int32_t)t + astar_dir_dy[d] * G->stride));
 }
 
+/* The two ways of an edge a -> b: nd diagonal steps in direction dd and
+ * ns straight ones in ds. */
+static void edge_ways(const astar_grid *G, uint32_t a, uint32_t b,
+                      unsigned *dd, int32_t *nd, unsigned *ds, int32_t *ns) {
+  uint32_t stride = (uint32_t)G->stride;
+  int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
+  int32_t dy = (int32_t)(b / stride) - (int32_t)(a / stride);
+  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+  *nd = ax < ay ? ax : ay;
+  *ns = (ax > ay ? ax : ay) - *nd;
+  *dd = dir_of(sx, sy);
+  *ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
+}
+
 /* Walks n1 steps in direction first from tile a, then n2 in direction
  * second, writing each tile's step direction in stamp (when not NULL):
  * with check, returns 0 at a step that is not open (corner rule
@@ -318,21 +333,38 @@ static int walk(const astar__run *R, uint32_t a, unsigned first, int32_t n1,
   return 1;
 }
 
-/* The vias of the halves of a shortcut a -> b through subgoal c
- * (indices): the edges c - a and c - b (each the same both ways), found
- * in one pass over c's list (its edges up come first: a and b, still
- * there when c was contracted, are among them). */
+/* Writes the step directions of n1 steps in direction first from tile a,
+ * then n2 in direction second, into stamp (a way known to be open). */
+static void lay(const astar__run *R, uint32_t a, unsigned first, int32_t n1,
+                unsigned second, int32_t n2, uint32_t *stamp) {
+  int32_t k, o1 = R->G->offset[first], o2 = R->G->offset[second];
+  uint32_t t = a;
+  for (k = 0; k < n1; k++) {
+    t = (uint32_t)((int32_t)t + o1);
+    stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | first;
+  }
+  for (k = 0; k < n2; k++) {
+    t = (uint32_t)((int32_t)t + o2);
+    stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | second;
+  }
+}
+
+/* The halves of a shortcut a -> b through subgoal c (indices): the
+ * edges c - a and c - b of c's list (each the same both ways), found in
+ * one pass over it (its edges up come first: a and b, still there when
+ * c was contracted, are among them); where the graph did not store them
+ * (ASTAR__SG_NOHALF). */
 static void halves(const astar__run *R, uint32_t ia, uint32_t ib,
-                   uint32_t ic, uint32_t *va, uint32_t *vb) {
+                   uint32_t ic, uint32_t *ea, uint32_t *eb) {
   const astar__subgoals *sg = R->sg;
   uint32_t e, left = 2;
-  *va = *vb = NONE;
+  *ea = *eb = NONE;
   for (e = sg->first[ic]; e < sg->first[ic + 1] && left > 0; e++) {
     if (sg->adj[e] == ia) {
-      *va = sg->via[e];
+      *ea = e;
       left--;
     } else if (sg->adj[e] == ib) {
-      *vb = sg->via[e];
+      *eb = e;
       left--;
     }
   }
@@ -367,34 +399,50 @@ static void corner_run(astar__run *R, corner_writer *w, unsigned d,
  * the cost.  Each split halves nothing but shortens both parts, so the
  * depth is below the edge's length. */
 static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t ia,
-                        uint32_t ib, uint32_t c, double *g, uint32_t *len,
-                        corner_writer *w) {
+                        uint32_t ib, uint32_t e, int rev, double *g,
+                        uint32_t *len, corner_writer *w) {
   const astar_grid *G = R->G;
-  uint32_t stride = (uint32_t)G->stride, *stamp = R->s->stamp;
-  int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
-  int32_t dy = (int32_t)(b / stride) - (int32_t)(a / stride);
-  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd;
-  int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
-  unsigned dd = dir_of(sx, sy);
-  unsigned ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
-  unsigned first = dd, second = ds;
-  int32_t n1 = nd, n2 = ns, k;
+  uint32_t *stamp = R->s->stamp;
+  unsigned dd, ds, first, second;
+  int32_t nd, ns, n1, n2, k;
   const double cost = (double)R->J.cost[R->start]; /* every tile's */
-  if (c != NONE) { /* a shortcut: through the subgoal it was added for */
-    uint32_t va, vb, ic = astar__subgoal_id(R->sg, c);
-    halves(R, ia, ib, ic, &va, &vb);
-    unfold_edge(R, a, c, ia, ic, va, g, len, w);
-    unfold_edge(R, c, b, ic, ib, vb, g, len, w);
+  const astar__subgoals *sg = R->sg;
+  if (e != NONE && sg->via != NULL && sg->via[e] != NONE) {
+    /* a shortcut: through the subgoal it was added for, its halves where
+       the graph says (edge e leads from x to y: the low byte is c's edge
+       to x, the high one its edge to y; rev: e is taken from y to x);
+       each half is c's edge, the first taken towards c */
+    uint32_t ic = sg->via[e], h = sg->half[e], ea, eb, c = sg->at[ic].tile;
+    if (h != ASTAR__SG_NOHALF) {
+      ea = sg->first[ic] + (rev ? h >> 8 : h & 0xffu);
+      eb = sg->first[ic] + (rev ? h & 0xffu : h >> 8);
+    } else {
+      halves(R, ia, ib, ic, &ea, &eb);
+    }
+    unfold_edge(R, a, c, ia, ic, ea, 1, g, len, w);
+    unfold_edge(R, c, b, ic, ib, eb, 0, g, len, w);
     return;
   }
-  /* the diagonal steps first when open */
-  if (!walk(R, a, dd, nd, ds, ns, 1, w == NULL ? stamp : NULL)) {
+  edge_ways(G, a, b, &dd, &nd, &ds, &ns);
+  first = dd;
+  second = ds;
+  n1 = nd;
+  n2 = ns;
+  if (e != NONE && sg->half != NULL) { /* the graph knows the open way */
+    if (!(sg->half[e] & (rev ? ASTAR__SG_DFY : ASTAR__SG_DFX))) {
+      first = ds;
+      second = dd;
+      n1 = ns;
+      n2 = nd;
+    }
+    if (w == NULL) lay(R, a, first, n1, second, n2, stamp);
+  } else if (!walk(R, a, dd, nd, ds, ns, 1, w == NULL ? stamp : NULL)) {
+    /* the diagonal steps first when open */
     first = ds;
     second = dd;
     n1 = ns;
     n2 = nd;
-    if (w == NULL) walk(R, a, first, n1, second, n2, 0, stamp);
+    if (w == NULL) lay(R, a, first, n1, second, n2, stamp);
   }
   { /* the costs are uniform (every open tile costs what the start does),
        summed step by step in the path's order */
@@ -414,7 +462,7 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t ia,
  * tiles, each edge through its own via. */
 static void unfold(astar__run *R) {
   astar__sgx *z = R->s->sgx;
-  const uint32_t *via = R->sg->via;
+  const uint32_t *adj = R->sg->adj;
   uint32_t v = R->gid, n = 0, cur, len = 1;
   double g = 0.0;
   corner_writer cw, *w = NULL;
@@ -428,8 +476,9 @@ static void unfold(astar__run *R) {
   if (R->q.corners) w = &cw;
   for (cur = R->start, v = R->sid; n > 0;) {
     uint32_t next = z->list[--n], e = z->link[next], nt = tile_of(R, next);
-    unfold_edge(R, cur, nt, v, next, e != NONE && via != NULL ? via[e] : NONE,
-                &g, &len, w);
+    /* e: v's edge up to next, or next's to v (a way down) */
+    unfold_edge(R, cur, nt, v, next, e, e != NONE && adj[e] != next, &g,
+                &len, w);
     cur = nt;
     v = next;
   }
