@@ -209,7 +209,9 @@ static void astar__radix_sort(astar_heap_entry *b, size_t n) {
 
 /* Bucket 0 ran dry: the least key put in the lowest bucket becomes last
  * and that bucket's live entries move down in one pass: those of that key
- * to bucket 0 (then sorted by g), the others to lower buckets.  A block
+ * to bucket 0 (sorted by g: the first 16 inserted in order as they come,
+ * for most refills give it 1-3; more are sorted at the end), the others
+ * to lower buckets.  A block
  * goes back to the pool once read (not before: a put may take it), and
  * its entries are read through R->pool each time (a put may grow, so
  * move, the pool); stale entries are dropped on the way.  The least key
@@ -240,13 +242,23 @@ static int astar__radix_refill(astar_search *s, astar__radix *R,
         R->n[0] = w;
         if (astar__radix_grow(s, R) != ASTAR_OK) return ASTAR_ENOMEM;
       }
-      R->b0[w++] = e;
+      if (w < 16) { /* few: in order as they come */
+        size_t q = w;
+        while (q > 0 && R->b0[q - 1].g > e.g) {
+          R->b0[q] = R->b0[q - 1];
+          q--;
+        }
+        R->b0[q] = e;
+      } else {
+        R->b0[w] = e; /* many: sorted below */
+      }
+      w++;
     }
     R->link[blk] = R->free; /* read: back to the pool */
     R->free = blk;
   }
   R->n[0] = w;
-  if (w > 1) astar__radix_sort(R->b0, w);
+  if (w > 16) astar__radix_sort(R->b0, w);
   return ASTAR_OK;
 }
 
