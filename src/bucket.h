@@ -10,9 +10,10 @@
  *  - bucket i (1..) holds the entries whose key first differs from
  *    `last` (the key last taken) at bit i - 1, so keys only move down
  *    buckets, each at most 64 times; `used` has bit i - 1 set while
- *    bucket i is not empty.  Its entries sit in a chain of blocks taken
- *    from one pool: a refill gives them back, a new search takes the
- *    whole pool back;
+ *    bucket i is not empty, least[i] the least key put in it since it
+ *    was empty (a refill moves it down in one pass).  Its entries sit in
+ *    a chain of blocks taken from one pool: a refill gives them back, a
+ *    new search takes the whole pool back;
  *  - bucket 0 holds the keys equal to last, as a stack sorted by g (the
  *    largest on top).  The nodes an expansion adds at the same key have a
  *    larger g than every node left there (steps cost more than nothing),
@@ -88,6 +89,7 @@ static inline void astar__radix_reset(astar__radix *R, uint64_t key) {
   R->n[0] = 0;
   while ((i = astar__radix_lowest(R)) != 0) {
     R->n[i] = 0;
+    R->least[i] = UINT64_MAX;
     R->used[i / 64] &= ~((uint64_t)1 << (i % 64));
   }
   R->top = 0;
@@ -117,6 +119,7 @@ ASTAR__HOT_INLINE int astar__radix_put(astar_search *s, astar__radix *R,
   size_t k = R->n[i] & (ASTAR__RADIX_BLOCK - 1);
   if (k == 0 && astar__radix_take(s, R, i) != ASTAR_OK) return ASTAR_ENOMEM;
   R->pool[R->head[i]].e[k] = e;
+  if (e.key < R->least[i]) R->least[i] = e.key;
   R->n[i]++;
   astar__radix_mark(R, i);
   return ASTAR_OK;
@@ -204,50 +207,58 @@ static void astar__radix_sort(astar_heap_entry *b, size_t n) {
 #define ASTAR__RADIX_IN_BLOCK(left) \
   ((((left) - 1) & (size_t)(ASTAR__RADIX_BLOCK - 1)) + 1)
 
-/* Bucket 0 ran dry: the least live key of the lowest bucket becomes last
- * and that bucket's live entries move down (the least ones to bucket 0,
- * then sorted by g).  They are gathered in bucket 0's empty array first,
- * the blocks going back to the pool as they are read; stale entries are
- * dropped on the way. */
+/* Bucket 0 ran dry: the least key put in the lowest bucket becomes last
+ * and that bucket's live entries move down in one pass: those of that key
+ * to bucket 0 (sorted by g: the first 16 inserted in order as they come,
+ * for most refills give it 1-3; more are sorted at the end), the others
+ * to lower buckets.  A block
+ * goes back to the pool once read (not before: a put may take it), and
+ * its entries are read through R->pool each time (a put may grow, so
+ * move, the pool); stale entries are dropped on the way.  The least key
+ * may be a stale entry's: bucket 0 may then stay empty, and the next
+ * refill goes on from a lower bucket. */
 static int astar__radix_refill(astar_search *s, astar__radix *R,
                                const uint32_t *stamp) {
   unsigned i = astar__radix_lowest(R), j;
-  size_t n = R->n[i], left, cnt, k, m = 0, w = 0;
-  uint32_t blk, next;
-  uint64_t least = UINT64_MAX;
-  if (n > R->cap0) { /* room for all of them */
-    void *p = R->b0;
-    if (astar__grow(s->alloc, s->alloc_ud, &p, &R->cap0, n,
-                    sizeof(astar_heap_entry), 64) != ASTAR_OK)
-      return ASTAR_ENOMEM;
-    R->b0 = p;
-  }
-  for (left = n, blk = R->head[i]; left > 0; left -= cnt, blk = next) {
-    const astar_heap_entry *b = R->pool[blk].e;
+  size_t left = R->n[i], cnt, k, w = 0;
+  uint32_t blk = R->head[i], next;
+  const uint64_t least = R->least[i];
+  R->n[i] = 0; /* the puts below go to lower buckets */
+  R->least[i] = UINT64_MAX;
+  R->used[i / 64] &= ~((uint64_t)1 << (i % 64));
+  R->last = least;
+  for (; left > 0; left -= cnt, blk = next) {
     cnt = ASTAR__RADIX_IN_BLOCK(left);
     next = R->link[blk];
     for (k = 0; k < cnt; k++) {
-      if (!astar__radix_live(R, stamp, &b[k])) continue;
-      if (b[k].key < least) least = b[k].key;
-      R->b0[m++] = b[k];
+      astar_heap_entry e = R->pool[blk].e[k];
+      if (!astar__radix_live(R, stamp, &e)) continue;
+      j = astar__bucket_of(e.key, least); /* below i */
+      if (j != 0) {
+        if (astar__radix_put(s, R, j, e) != ASTAR_OK) return ASTAR_ENOMEM;
+        continue;
+      }
+      if (w == R->cap0) {
+        R->n[0] = w;
+        if (astar__radix_grow(s, R) != ASTAR_OK) return ASTAR_ENOMEM;
+      }
+      if (w < 16) { /* few: in order as they come */
+        size_t q = w;
+        while (q > 0 && R->b0[q - 1].g > e.g) {
+          R->b0[q] = R->b0[q - 1];
+          q--;
+        }
+        R->b0[q] = e;
+      } else {
+        R->b0[w] = e; /* many: sorted below */
+      }
+      w++;
     }
     R->link[blk] = R->free; /* read: back to the pool */
     R->free = blk;
   }
-  R->n[i] = 0;
-  R->used[i / 64] &= ~((uint64_t)1 << (i % 64));
-  if (m == 0) return ASTAR_OK;
-  R->last = least;
-  for (k = 0; k < m; k++) {
-    astar_heap_entry e = R->b0[k];
-    j = astar__bucket_of(e.key, least); /* below i */
-    if (j == 0)
-      R->b0[w++] = e;
-    else if (astar__radix_put(s, R, j, e) != ASTAR_OK)
-      return ASTAR_ENOMEM;
-  }
   R->n[0] = w;
-  if (w > 1) astar__radix_sort(R->b0, w);
+  if (w > 16) astar__radix_sort(R->b0, w);
   return ASTAR_OK;
 }
 

@@ -235,6 +235,7 @@ int astar__context_radix(astar_search *s) {
     if ((s->radix = ctx_alloc(s, 1, sizeof(astar__radix))) == NULL)
       return ASTAR_ENOMEM;
     memset(s->radix, 0, sizeof(astar__radix));
+    memset(s->radix->least, 0xFF, sizeof s->radix->least);
     s->radix->free = ASTAR__RADIX_NONE;
   }
   if (s->radix->g == NULL &&

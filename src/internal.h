@@ -471,6 +471,8 @@ typedef struct astar__radix {
   uint32_t free;             /* blocks given back, or ASTAR__RADIX_NONE */
   uint64_t last;             /* the key last taken (bucket 0's) */
   uint64_t used[ASTAR__RADIX_WORDS]; /* bit i: bucket i (> 0) not empty */
+  uint64_t least[ASTAR__RADIX_BUCKETS]; /* the least key put in bucket i
+                                since it was empty (UINT64_MAX: none) */
 } astar__radix;
 /* Makes the bucket queue (and its per-tile g) of s. */
 int astar__context_radix(astar_search *s);
