@@ -29,32 +29,55 @@
  */
 #include "astar.h"
 #include "internal.h"
-#include "heap.h"
 #include "sight.h"
 
 #include <math.h>
 
 #define UNCHECKED 0x80000000u /* aux: a lazy parent, its leg not checked */
 
-/* heap.h's order (smallest key, then larger g) without branches: the
- * pop's choice of child is a coin toss the predictor cannot learn. */
-static inline size_t less_bit(const astar_heap_entry *a,
-                              const astar_heap_entry *b) {
-  return (size_t)((a->key < b->key) | ((a->key == b->key) & (a->g > b->g)));
+/* Theta*'s open list: heap.h's order (smallest key, then larger g) on
+ * entries of 16 bytes, not 24: an open node's g lives in the g array
+ * (gf), read only when two keys tie.  The entries use the context's heap
+ * buffer (heap_cap of them fit, with room to spare). */
+typedef struct tentry {
+  uint64_t key;
+  uint32_t node, aux;
+} tentry;
+
+static inline size_t tless(const tentry *a, const tentry *b, const double *g) {
+  if (a->key != b->key) return (size_t)(a->key < b->key);
+  return (size_t)(g[a->node] > g[b->node]);
+}
+
+/* Moves e (g its g) up from index i to its place. */
+static inline void theap_up(tentry *heap, uint32_t *pos, const double *g,
+                            size_t i, tentry e, double ge) {
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (!(e.key < heap[p].key ||
+          (e.key == heap[p].key && ge > g[heap[p].node])))
+      break;
+    heap[i] = heap[p];
+    pos[heap[i].node] = (uint32_t)i;
+    i = p;
+  }
+  heap[i] = e;
+  pos[e.node] = (uint32_t)i;
 }
 
 /* Removes heap[0]; n is the size before removal (n >= 2). */
-static inline void pop_heap(astar_heap_entry *heap, uint32_t *pos, size_t n) {
-  astar_heap_entry e = heap[--n];
+static inline void pop_heap(tentry *heap, uint32_t *pos, const double *g,
+                            size_t n) {
+  tentry e = heap[--n];
   size_t i = 0, c;
   while ((c = 2 * i + 1) + 1 < n) {
-    c += less_bit(&heap[c + 1], &heap[c]);
-    if (!less_bit(&heap[c], &e)) goto done;
+    c += tless(&heap[c + 1], &heap[c], g);
+    if (!tless(&heap[c], &e, g)) goto done;
     heap[i] = heap[c];
     pos[heap[i].node] = (uint32_t)i;
     i = c;
   }
-  if (c < n && less_bit(&heap[c], &e)) {
+  if (c < n && tless(&heap[c], &e, g)) {
     heap[i] = heap[c];
     pos[heap[i].node] = (uint32_t)i;
     i = c;
@@ -94,16 +117,16 @@ static double h_of(const theta *T, uint32_t i) {
 /* A new open entry (also a node popped and put back), h its heuristic. */
 static int insert_h(theta *T, uint32_t v, double g, uint32_t aux, double h) {
   astar_search *s = T->s;
-  astar_heap_entry e;
+  tentry e;
   int st;
   if (T->n == s->heap_cap && (st = astar__grow_heap(s)) != ASTAR_OK)
     return st;
   e.key = astar__quantise(g + h, T->inv_q);
-  e.g = g;
   e.node = v;
   e.aux = aux;
   s->stamp[v] = T->tag;
-  astar__heap_up(s->heap, s->heap_pos, T->n++, e, 0);
+  T->g[v] = g;
+  theap_up((tentry *)(void *)s->heap, s->heap_pos, T->g, T->n++, e, g);
   T->generated++;
   if (T->n > T->peak) T->peak = (uint32_t)T->n;
   return ASTAR_OK;
@@ -117,17 +140,17 @@ static int insert(theta *T, uint32_t v, double g, uint32_t aux) {
 static int relax(theta *T, uint32_t v, int32_t x, int32_t y, double g,
                  uint32_t aux) {
   astar_search *s = T->s;
-  astar_heap_entry *e;
   if ((s->stamp[v] & ASTAR__STAMP_GEN) != T->tag)
     return insert_h(T, v, g, aux, h_at(T, x, y));
-  e = &s->heap[s->heap_pos[v]];
-  if (!(g < e->g)) return ASTAR_OK;
+  if (!(g < T->g[v])) return ASTAR_OK;
   {
-    astar_heap_entry ne = *e; /* same node, same h: the key only falls */
-    ne.g = g;
+    tentry ne; /* same node, same h: the key only falls */
+    ne.node = v;
     ne.key = astar__quantise(g + h_at(T, x, y), T->inv_q);
     ne.aux = aux;
-    astar__heap_up(s->heap, s->heap_pos, s->heap_pos[v], ne, 0);
+    T->g[v] = g;
+    theap_up((tentry *)(void *)s->heap, s->heap_pos, T->g, s->heap_pos[v], ne,
+             g);
   }
   return ASTAR_OK;
 }
@@ -271,12 +294,12 @@ int astar__theta(astar__run *R) {
   if ((st = insert(&T, R->start, 0.0, R->start)) != ASTAR_OK) return st;
 
   while (T.n > 0) {
-    astar_heap_entry e = s->heap[0];
+    tentry e = ((const tentry *)(void *)s->heap)[0];
     uint32_t u = e.node, p = e.aux & ~UNCHECKED, pp;
     int32_t ux, uy, px, py;
-    double gu = e.g;
+    double gu = T.g[u];
     unsigned m;
-    if (T.n > 1) pop_heap(s->heap, s->heap_pos, T.n);
+    if (T.n > 1) pop_heap((tentry *)(void *)s->heap, s->heap_pos, T.g, T.n);
     T.n--;
     astar_xy(G, u, &ux, &uy); /* once per pop: no division below */
     astar_xy(G, p, &px, &py);
