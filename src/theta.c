@@ -194,12 +194,83 @@ static int sight_free(const theta *T, uint32_t p, uint32_t u, int32_t dx,
          (adx == 0 || seen_from(T, (uint32_t)((int32_t)a - sx), p));
 }
 
+/* What sight_back makes of tile i: 0 seen from p, 1 not expanded yet
+ * (open, or not reached), 2 closed from elsewhere or blocked (the line
+ * there most likely is too: the walk decides). */
+static int back_state(const theta *T, uint32_t i, uint32_t p) {
+  uint32_t st = T->s->stamp[i];
+  if ((st & ASTAR__STAMP_GEN) != T->tag)
+    return astar__bit(T->L->passable, i) ? 1 : 2;
+  if (!(st & ASTAR__STAMP_CLOSED)) return 1;
+  return T->s->heap_pos[i] == p ? 0 : 2;
+}
+
+#define SIGHT_BACK 4 /* the farthest pair sight_back looks at */
+
+/* sight_free's argument farther back, for a leg it could not answer
+ * (mostly: one of its two tiles is still open, on a lazy leg's far side):
+ * for k = 2 .. SIGHT_BACK tiles behind u along the major axis (and short
+ * of p), the line crosses that column (row, for a steep leg) between the
+ * centres of two tiles a and b one apart across it, or through a's
+ * centre.  With both seen from p, the line is clear up to the crossing X,
+ * as above; past X it stays inside the box of the k + 1 columns from X's
+ * to u's and the rows from u's to b's, so a box all passable leaves it no
+ * tile and no corner to meet.  A box not all passable, or a tile closed
+ * from elsewhere, sends the leg to the walk (a larger k's box would hold
+ * this one). */
+static int sight_back(const theta *T, uint32_t p, uint32_t u, int32_t dx,
+                      int32_t dy) {
+  int32_t sx = dx > 0 ? 1 : -1,
+          sy = dy > 0 ? (int32_t)T->stride : -(int32_t)T->stride;
+  uint32_t adx = (uint32_t)(dx > 0 ? dx : -dx),
+           ady = (uint32_t)(dy > 0 ? dy : -dy);
+  int32_t M, m;
+  uint32_t aM, am, q, r, k, i, j, a, rows;
+  int sa, sb;
+  if (adx >= ady) {
+    M = sx, m = sy, aM = adx, am = ady;
+  } else {
+    M = sy, m = sx, aM = ady, am = adx;
+  }
+  /* k am = q aM + r: the crossing lies q + r / aM back across */
+  q = 0;
+  r = am;
+  if (r >= aM) q = 1, r -= aM;
+  for (k = 2; k <= SIGHT_BACK && k < aM; k++) {
+    r += am;
+    if (r >= aM) q++, r -= aM;
+    a = (uint32_t)((int32_t)u - (int32_t)k * M - (int32_t)q * m);
+    sa = back_state(T, a, p);
+    sb = r != 0 ? back_state(T, (uint32_t)((int32_t)a - m), p) : 0;
+    if ((sa | sb) & 2) return 0;
+    if (sa | sb) continue;
+    rows = q + (r != 0);
+    if (M == 1 || M == -1) { /* the box's rows, a word or two each */
+      for (j = 0; j <= rows; j++)
+        if (!astar__run_clear(T->L->passable,
+                              (uint32_t)((int32_t)u - (int32_t)j * m), k, -M))
+          return 0;
+      return 1;
+    }
+    for (i = 0; i <= k; i++)
+      for (j = 0; j <= rows; j++)
+        if (!astar__bit(T->L->passable, (uint32_t)((int32_t)u -
+                                                   (int32_t)i * M -
+                                                   (int32_t)j * m)))
+          return 0;
+    return 1;
+  }
+  return 0;
+}
+
 /* Is the leg p = (px, py) -> u = (ux, uy), longer than a step, in sight
  * (bits only: a layer of one cost)? */
 static int long_clear(const theta *T, uint32_t p, uint32_t u, int32_t px,
                       int32_t py, int32_t ux, int32_t uy) {
   int r;
-  if (sight_free(T, p, u, ux - px, uy - py)) return 1;
+  if (sight_free(T, p, u, ux - px, uy - py) ||
+      sight_back(T, p, u, ux - px, uy - py))
+    return 1;
   r = astar__sight_runs(T->G, T->L->passable, T->cols, T->G->diagonal, px, py,
                         ux, uy);
   if (r < 0) /* a steep line without column bits: the walk */
