@@ -23,9 +23,11 @@
  * and the diagonals past one blocked corner (a line may touch a corner),
  * so a path may slip diagonally into a one-tile door as a line may.
  *
- * Parents: an open node's parent rides in its heap entry (aux), a closed
- * node's in heap_pos (as under JPS); g per tile in the context's gf.  The
- * path walk follows the parents: it gives the waypoints.
+ * Parents: an open node's parent rides in its open-list entry (aux), a
+ * closed node's in heap_pos (as under JPS); g per tile, open or closed,
+ * in the context's gf.  The open list is heap.h's order on entries of
+ * its own (tentry, below), kept in the context's heap buffer.  The path
+ * walk follows the parents: it gives the waypoints.
  */
 #include "astar.h"
 #include "internal.h"
