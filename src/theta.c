@@ -23,38 +23,63 @@
  * and the diagonals past one blocked corner (a line may touch a corner),
  * so a path may slip diagonally into a one-tile door as a line may.
  *
- * Parents: an open node's parent rides in its heap entry (aux), a closed
- * node's in heap_pos (as under JPS); g per tile in the context's gf.  The
- * path walk follows the parents: it gives the waypoints.
+ * Parents: an open node's parent rides in its open-list entry (aux), a
+ * closed node's in heap_pos (as under JPS); g per tile, open or closed,
+ * in the context's gf.  The open list is heap.h's order on entries of
+ * its own (tentry, below), kept in the context's heap buffer.  The path
+ * walk follows the parents: it gives the waypoints.
  */
 #include "astar.h"
 #include "internal.h"
-#include "heap.h"
 #include "sight.h"
 
 #include <math.h>
 
 #define UNCHECKED 0x80000000u /* aux: a lazy parent, its leg not checked */
 
-/* heap.h's order (smallest key, then larger g) without branches: the
- * pop's choice of child is a coin toss the predictor cannot learn. */
-static inline size_t less_bit(const astar_heap_entry *a,
-                              const astar_heap_entry *b) {
-  return (size_t)((a->key < b->key) | ((a->key == b->key) & (a->g > b->g)));
+/* Theta*'s open list: heap.h's order (smallest key, then larger g) on
+ * entries of 16 bytes, not 24: an open node's g lives in the g array
+ * (gf), read only when two keys tie.  The entries use the context's heap
+ * buffer (heap_cap of them fit, with room to spare). */
+typedef struct tentry {
+  uint64_t key;
+  uint32_t node, aux;
+} tentry;
+
+static inline size_t tless(const tentry *a, const tentry *b, const double *g) {
+  if (a->key != b->key) return (size_t)(a->key < b->key);
+  return (size_t)(g[a->node] > g[b->node]);
+}
+
+/* Moves e (g its g) up from index i to its place. */
+static inline void theap_up(tentry *heap, uint32_t *pos, const double *g,
+                            size_t i, tentry e, double ge) {
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (!(e.key < heap[p].key ||
+          (e.key == heap[p].key && ge > g[heap[p].node])))
+      break;
+    heap[i] = heap[p];
+    pos[heap[i].node] = (uint32_t)i;
+    i = p;
+  }
+  heap[i] = e;
+  pos[e.node] = (uint32_t)i;
 }
 
 /* Removes heap[0]; n is the size before removal (n >= 2). */
-static inline void pop_heap(astar_heap_entry *heap, uint32_t *pos, size_t n) {
-  astar_heap_entry e = heap[--n];
+static inline void pop_heap(tentry *heap, uint32_t *pos, const double *g,
+                            size_t n) {
+  tentry e = heap[--n];
   size_t i = 0, c;
   while ((c = 2 * i + 1) + 1 < n) {
-    c += less_bit(&heap[c + 1], &heap[c]);
-    if (!less_bit(&heap[c], &e)) goto done;
+    c += tless(&heap[c + 1], &heap[c], g);
+    if (!tless(&heap[c], &e, g)) goto done;
     heap[i] = heap[c];
     pos[heap[i].node] = (uint32_t)i;
     i = c;
   }
-  if (c < n && less_bit(&heap[c], &e)) {
+  if (c < n && tless(&heap[c], &e, g)) {
     heap[i] = heap[c];
     pos[heap[i].node] = (uint32_t)i;
     i = c;
@@ -94,16 +119,16 @@ static double h_of(const theta *T, uint32_t i) {
 /* A new open entry (also a node popped and put back), h its heuristic. */
 static int insert_h(theta *T, uint32_t v, double g, uint32_t aux, double h) {
   astar_search *s = T->s;
-  astar_heap_entry e;
+  tentry e;
   int st;
   if (T->n == s->heap_cap && (st = astar__grow_heap(s)) != ASTAR_OK)
     return st;
   e.key = astar__quantise(g + h, T->inv_q);
-  e.g = g;
   e.node = v;
   e.aux = aux;
   s->stamp[v] = T->tag;
-  astar__heap_up(s->heap, s->heap_pos, T->n++, e, 0);
+  T->g[v] = g;
+  theap_up((tentry *)(void *)s->heap, s->heap_pos, T->g, T->n++, e, g);
   T->generated++;
   if (T->n > T->peak) T->peak = (uint32_t)T->n;
   return ASTAR_OK;
@@ -117,17 +142,17 @@ static int insert(theta *T, uint32_t v, double g, uint32_t aux) {
 static int relax(theta *T, uint32_t v, int32_t x, int32_t y, double g,
                  uint32_t aux) {
   astar_search *s = T->s;
-  astar_heap_entry *e;
   if ((s->stamp[v] & ASTAR__STAMP_GEN) != T->tag)
     return insert_h(T, v, g, aux, h_at(T, x, y));
-  e = &s->heap[s->heap_pos[v]];
-  if (!(g < e->g)) return ASTAR_OK;
+  if (!(g < T->g[v])) return ASTAR_OK;
   {
-    astar_heap_entry ne = *e; /* same node, same h: the key only falls */
-    ne.g = g;
+    tentry ne; /* same node, same h: the key only falls */
+    ne.node = v;
     ne.key = astar__quantise(g + h_at(T, x, y), T->inv_q);
     ne.aux = aux;
-    astar__heap_up(s->heap, s->heap_pos, s->heap_pos[v], ne, 0);
+    T->g[v] = g;
+    theap_up((tentry *)(void *)s->heap, s->heap_pos, T->g, s->heap_pos[v], ne,
+             g);
   }
   return ASTAR_OK;
 }
@@ -171,12 +196,83 @@ static int sight_free(const theta *T, uint32_t p, uint32_t u, int32_t dx,
          (adx == 0 || seen_from(T, (uint32_t)((int32_t)a - sx), p));
 }
 
+/* What sight_back makes of tile i: 0 seen from p, 1 not expanded yet
+ * (open, or not reached), 2 closed from elsewhere or blocked (the line
+ * there most likely is too: the walk decides). */
+static int back_state(const theta *T, uint32_t i, uint32_t p) {
+  uint32_t st = T->s->stamp[i];
+  if ((st & ASTAR__STAMP_GEN) != T->tag)
+    return astar__bit(T->L->passable, i) ? 1 : 2;
+  if (!(st & ASTAR__STAMP_CLOSED)) return 1;
+  return T->s->heap_pos[i] == p ? 0 : 2;
+}
+
+#define SIGHT_BACK 4 /* the farthest pair sight_back looks at */
+
+/* sight_free's argument farther back, for a leg it could not answer
+ * (mostly: one of its two tiles is still open, on a lazy leg's far side):
+ * for k = 2 .. SIGHT_BACK tiles behind u along the major axis (and short
+ * of p), the line crosses that column (row, for a steep leg) between the
+ * centres of two tiles a and b one apart across it, or through a's
+ * centre.  With both seen from p, the line is clear up to the crossing X,
+ * as above; past X it stays inside the box of the k + 1 columns from X's
+ * to u's and the rows from u's to b's, so a box all passable leaves it no
+ * tile and no corner to meet.  A box not all passable, or a tile closed
+ * from elsewhere, sends the leg to the walk (a larger k's box would hold
+ * this one). */
+static int sight_back(const theta *T, uint32_t p, uint32_t u, int32_t dx,
+                      int32_t dy) {
+  int32_t sx = dx > 0 ? 1 : -1,
+          sy = dy > 0 ? (int32_t)T->stride : -(int32_t)T->stride;
+  uint32_t adx = (uint32_t)(dx > 0 ? dx : -dx),
+           ady = (uint32_t)(dy > 0 ? dy : -dy);
+  int32_t M, m;
+  uint32_t aM, am, q, r, k, i, j, a, rows;
+  int sa, sb;
+  if (adx >= ady) {
+    M = sx, m = sy, aM = adx, am = ady;
+  } else {
+    M = sy, m = sx, aM = ady, am = adx;
+  }
+  /* k am = q aM + r: the crossing lies q + r / aM back across */
+  q = 0;
+  r = am;
+  if (r >= aM) q = 1, r -= aM;
+  for (k = 2; k <= SIGHT_BACK && k < aM; k++) {
+    r += am;
+    if (r >= aM) q++, r -= aM;
+    a = (uint32_t)((int32_t)u - (int32_t)k * M - (int32_t)q * m);
+    sa = back_state(T, a, p);
+    sb = r != 0 ? back_state(T, (uint32_t)((int32_t)a - m), p) : 0;
+    if ((sa | sb) & 2) return 0;
+    if (sa | sb) continue;
+    rows = q + (r != 0);
+    if (M == 1 || M == -1) { /* the box's rows, a word or two each */
+      for (j = 0; j <= rows; j++)
+        if (!astar__run_clear(T->L->passable,
+                              (uint32_t)((int32_t)u - (int32_t)j * m), k, -M))
+          return 0;
+      return 1;
+    }
+    for (i = 0; i <= k; i++)
+      for (j = 0; j <= rows; j++)
+        if (!astar__bit(T->L->passable, (uint32_t)((int32_t)u -
+                                                   (int32_t)i * M -
+                                                   (int32_t)j * m)))
+          return 0;
+    return 1;
+  }
+  return 0;
+}
+
 /* Is the leg p = (px, py) -> u = (ux, uy), longer than a step, in sight
  * (bits only: a layer of one cost)? */
 static int long_clear(const theta *T, uint32_t p, uint32_t u, int32_t px,
                       int32_t py, int32_t ux, int32_t uy) {
   int r;
-  if (sight_free(T, p, u, ux - px, uy - py)) return 1;
+  if (sight_free(T, p, u, ux - px, uy - py) ||
+      sight_back(T, p, u, ux - px, uy - py))
+    return 1;
   r = astar__sight_runs(T->G, T->L->passable, T->cols, T->G->diagonal, px, py,
                         ux, uy);
   if (r < 0) /* a steep line without column bits: the walk */
@@ -271,12 +367,12 @@ int astar__theta(astar__run *R) {
   if ((st = insert(&T, R->start, 0.0, R->start)) != ASTAR_OK) return st;
 
   while (T.n > 0) {
-    astar_heap_entry e = s->heap[0];
+    tentry e = ((const tentry *)(void *)s->heap)[0];
     uint32_t u = e.node, p = e.aux & ~UNCHECKED, pp;
     int32_t ux, uy, px, py;
-    double gu = e.g;
+    double gu = T.g[u];
     unsigned m;
-    if (T.n > 1) pop_heap(s->heap, s->heap_pos, T.n);
+    if (T.n > 1) pop_heap((tentry *)(void *)s->heap, s->heap_pos, T.g, T.n);
     T.n--;
     astar_xy(G, u, &ux, &uy); /* once per pop: no division below */
     astar_xy(G, p, &px, &py);
