@@ -45,8 +45,10 @@
  *  - astar_field_next from every tile with a value, with and without a
  *    seed: a legal move of the unit ("to": from the tile; "from": into
  *    it) to a tile with a value, step its cost exactly, and value =
- *    next's value + step (within 1e-6 of the largest of the three: the
- *    values are floats); no step only at a seed, at its seed value
+ *    next's value + step (within 1e-6 of the largest of the three and of
+ *    the values around the tile: the values are floats, and the follower
+ *    takes as ties the steps within the rounding of the largest value it
+ *    compares); no step only at a seed, at its seed value
  *    (values below 2^20, where floats still tell the cheapest step);
  *  - count is the number of tiles with a value, order[] lists each of
  *    them once, by value when f->sorted (the bucket ring closes a
@@ -182,9 +184,11 @@ static int close_to(double a, double b) {
   return fabs(a - b) <= 1e-6 * (m > 1.0 ? m : 1.0);
 }
 
-/* a = b + c, where b is a float: within 1e-6 of the largest term */
-static int close_sum(double a, double b, double c) {
-  double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+/* a = b + c, where b is a float: within 1e-6 of the largest term, or of
+ * at least m */
+static int close_sum(double a, double b, double c, double m) {
+  if (fabs(a) > m) m = fabs(a);
+  if (fabs(b) > m) m = fabs(b);
   if (fabs(c) > m) m = fabs(c);
   return fabs(a - (b + c)) <= 1e-6 * (m > 1.0 ? m : 1.0);
 }
@@ -205,6 +209,8 @@ static void check_empty(const astar_field *f) {
 static void check_step(const astar_field *f, int from, int s, int32_t x,
                        int32_t y, uint32_t nt, double step, int dir) {
   int32_t nx, ny;
+  double around = 0.0;
+  int d;
   FZ_ASSERT(dir >= 0 && dir < 8 && astar_field_has(f, nt));
   astar_xy(&grid, nt, &nx, &ny);
   FZ_ASSERT(nx == x + astar_dir_dx[dir] && ny == y + astar_dir_dy[dir]);
@@ -214,8 +220,17 @@ static void check_step(const astar_field *f, int from, int s, int32_t x,
     int back = opposite(dir);
     FZ_ASSERT(legal(s, nx, ny, back) && step == move_cost(nx, ny, back));
   }
+  /* the follower tells ties apart to the rounding of the largest value
+   * around the tile: a tile reached from a far larger neighbour (a flee
+   * map's -99 beside a 0.59) may step to another one within it */
+  for (d = 0; d < 8; d++)
+    if (in_grid(x + astar_dir_dx[d], y + astar_dir_dy[d])) {
+      uint32_t v = astar_index(&grid, x + astar_dir_dx[d], y + astar_dir_dy[d]);
+      if (astar_field_has(f, v) && fabs((double)f->value[v]) > around)
+        around = fabs((double)f->value[v]);
+    }
   FZ_ASSERT(close_sum((double)f->value[astar_index(&grid, x, y)],
-                      (double)f->value[nt], step));
+                      (double)f->value[nt], step, around));
 }
 
 /* Field f (a build, flee or rescan) against the reference from seed[]. */
