@@ -13,6 +13,8 @@
 --   helpers.cases(n)                         n, or n / 10 under ASTAR_LIGHT=1
 --   helpers.same_list(a, b)                  two flat lists equal, in order
 --   helpers.scenario_step()                  1, or 7 on 5.1-5.3: scenarios run
+--   helpers.unique_tag()                     a name no other busted process has
+--   helpers.xvfb_run()                       xvfb-run prefix with its own display
 --   helpers.error_of(f, ...)                 the message f raised
 --   helpers.missing(it, pending, r)          fail or pend without a resource
 --
@@ -568,6 +570,10 @@ end
 -- ASTAR_ALL_SCENARIOS=1.  Returns the step between scenarios run.
 function helpers.scenario_step()
   if os.getenv("ASTAR_ALL_SCENARIOS") == "1" then return 1 end
+  -- make asan samples too (ASTAR_SCENARIO_STEP=7): the plain 5.4 run has
+  -- checked every scenario's cost, the sanitizers look for memory faults
+  local step = tonumber(os.getenv("ASTAR_SCENARIO_STEP") or "")
+  if step and step >= 1 and step == floor(step) then return step end
   if _VERSION == "Lua 5.4" or rawget(_G, "jit") ~= nil then return 1 end
   return 7
 end
@@ -629,6 +635,31 @@ function helpers.lines(text)
     out[#out + 1] = line
   end
   return out
+end
+
+-- A name of this process's own: `make test` runs two runtimes at once, and
+-- `make gcstress` two side by side, so files and X displays the specs make
+-- outside os.tmpname (the LÖVE selftests' screenshots) carry it.  Made
+-- from a fresh os.tmpname, which the system makes unique.
+local tag
+function helpers.unique_tag()
+  if not tag then
+    local name = os.tmpname()
+    os.remove(name)
+    tag = name:match("([%w_%-]+)$") or tostring(os.time())
+  end
+  return tag
+end
+
+-- `xvfb-run -a` takes the first free display from 99 up, and two runs
+-- starting at once may both pick the same one: each process starts its
+-- search at a number of its own (from its tag), 100..29,999.
+function helpers.xvfb_run()
+  local h = 0
+  for i = 1, #helpers.unique_tag() do
+    h = (h * 31 + helpers.unique_tag():byte(i)) % 29900
+  end
+  return ("xvfb-run -a -n %d -s '-screen 0 1280x800x24' "):format(100 + h)
 end
 
 -- Writes text to a fresh temporary file and returns its name.

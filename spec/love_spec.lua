@@ -9,7 +9,8 @@
 -- ASTAR_REQUIRE_LOVE=1 (set by CI) makes that a failure.
 local helpers = require("helpers")
 
-local PNG = "build/love/selftest.png"
+-- one per process: two runtimes may run this spec at once
+local PNG = "build/love/selftest-" .. helpers.unique_tag() .. ".png"
 local LEGEND = { -- examples/love/maps/valley.txt: char -> walker cost
   ["="] = 1, ["."] = 2, ["T"] = 4, ["%"] = 8, ["~"] = false, ["#"] = false,
 }
@@ -65,7 +66,7 @@ local function selftest()
   if run_output then return run_output, run_status end
   os.remove(PNG)
   os.execute("mkdir -p build/love")
-  local p = io.popen("xvfb-run -a -s '-screen 0 1280x800x24' love "
+  local p = io.popen(helpers.xvfb_run() .. "love "
     .. "examples/love --selftest " .. PNG .. " 2>&1; echo \"exit=$?\"")
   run_output = p:read("*a")
   p:close()
@@ -80,6 +81,10 @@ local function printed(out, map, algorithm)
 end
 
 describe("LÖVE PathDemo --selftest", function()
+  teardown(function() -- the demo also saves its field view beside PNG
+    os.remove(PNG)
+    os.remove((PNG:gsub("%.png$", "-field.png")))
+  end)
   if not (have("love") and have("xvfb-run")) then
     helpers.missing(it, pending, {
       env = "ASTAR_REQUIRE_LOVE", finds = "love and xvfb-run",

@@ -6,7 +6,8 @@
 -- or `xvfb-run` the spec is pending, unless ASTAR_REQUIRE_LOVE=1.
 local helpers = require("helpers")
 
-local PNG = "build/love/threads-selftest.png"
+-- one per process: two runtimes may run this spec at once
+local PNG = "build/love/threads-selftest-" .. helpers.unique_tag() .. ".png"
 
 local function have(cmd)
   local p = io.popen("command -v " .. cmd .. " 2>/dev/null")
@@ -20,7 +21,7 @@ local function selftest()
   if run_output then return run_output, run_status end
   os.remove(PNG)
   os.execute("mkdir -p build/love")
-  local p = io.popen("timeout 120 xvfb-run -a -s '-screen 0 1280x800x24' "
+  local p = io.popen("timeout 120 " .. helpers.xvfb_run()
     .. "love examples/love-threads --selftest " .. PNG
     .. " 2>&1; echo \"exit=$?\"")
   run_output = p:read("*a")
@@ -30,6 +31,7 @@ local function selftest()
 end
 
 describe("LÖVE army planner (love.thread) --selftest", function()
+  teardown(function() os.remove(PNG) end)
   if not (have("love") and have("xvfb-run")) then
     helpers.missing(it, pending, {
       env = "ASTAR_REQUIRE_LOVE", finds = "love and xvfb-run",
