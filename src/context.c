@@ -89,7 +89,6 @@ static void sgx_free_nodes(astar_search *s, astar__sgx *z) {
   ctx_free(s, z->pos, z->cap, sizeof(uint32_t));
   ctx_free(s, z->link, z->cap, sizeof(uint32_t));
   ctx_free(s, z->list, z->cap, sizeof(uint32_t));
-  ctx_free(s, z->dhead, z->cap, sizeof(uint32_t));
 }
 
 void astar_search_release(astar_search *s) {
@@ -115,7 +114,6 @@ void astar_search_release(astar_search *s) {
   if (s->sgx != NULL) {
     astar__sgx *z = s->sgx;
     sgx_free_nodes(s, z);
-    ctx_free(s, z->down, z->down_cap, sizeof(struct astar__sg_down));
     ctx_free(s, z, 1, sizeof *z);
   }
   if (s->radix != NULL) {
@@ -171,8 +169,7 @@ size_t astar_search_memory(const astar_search *s) {
              R->link_cap * sizeof(uint32_t);
   }
   if (s->sgx != NULL)
-    total += sizeof(astar__sgx) + 5 * s->sgx->cap * sizeof(uint32_t) +
-             s->sgx->down_cap * sizeof(struct astar__sg_down);
+    total += sizeof(astar__sgx) + 4 * s->sgx->cap * sizeof(uint32_t);
   if (s->graphx != NULL) {
     const astar__graphx *gx = s->graphx;
     total += sizeof *gx + gx->path_cap * sizeof(uint32_t);
@@ -387,12 +384,11 @@ int astar__context_sgx(astar_search *s, size_t nodes) {
     s->sgx = z;
   }
   if (z->cap < nodes) {
-    uint32_t *a[5];
+    uint32_t *a[4];
     int k;
-    for (k = 0; k < 5; k++) a[k] = ctx_alloc(s, nodes, sizeof(uint32_t));
-    if (a[0] == NULL || a[1] == NULL || a[2] == NULL || a[3] == NULL ||
-        a[4] == NULL) {
-      for (k = 0; k < 5; k++) ctx_free(s, a[k], nodes, sizeof(uint32_t));
+    for (k = 0; k < 4; k++) a[k] = ctx_alloc(s, nodes, sizeof(uint32_t));
+    if (a[0] == NULL || a[1] == NULL || a[2] == NULL || a[3] == NULL) {
+      for (k = 0; k < 4; k++) ctx_free(s, a[k], nodes, sizeof(uint32_t));
       return ASTAR_ENOMEM;
     }
     sgx_free_nodes(s, z);
@@ -400,7 +396,6 @@ int astar__context_sgx(astar_search *s, size_t nodes) {
     z->pos = a[1];
     z->link = a[2];
     z->list = a[3];
-    z->dhead = a[4];
     z->cap = nodes;
     z->generation = ASTAR__SGX_MAX_GENERATION; /* cleared below */
   }
@@ -410,7 +405,6 @@ int astar__context_sgx(astar_search *s, size_t nodes) {
   }
   z->generation++;
   z->nlist = 0;
-  z->ndown = 0;
   return ASTAR_OK;
 }
 

@@ -416,17 +416,9 @@ typedef struct astar__sgx {
   uint32_t *pos;   /* an open node's heap index; a closed node's parent */
   uint32_t *link;  /* the edge that reached the node, or UINT32_MAX */
   uint32_t *list;  /* the goal marks' stack, the closed nodes, the path */
-  uint32_t *dhead; /* the node's first way down (below), NONE: none */
   size_t cap;      /* nodes each array holds */
   uint32_t generation;
   uint32_t nlist;  /* closed nodes listed */
-  /* the ways down of this query: edge e of node x climbs to the node
-   * whose list holds it, so that node may come down to x (the goal's
-   * subgoals climb to x); a list's next way, NONE: the last */
-  struct astar__sg_down {
-    uint32_t x, e, next;
-  } *down;
-  size_t down_cap, ndown;
 } astar__sgx;
 /* Makes s's subgoal scratch hold at least nodes nodes; on wrap-around of
  * its generation (or a new array) the stamps are cleared. */

@@ -2,8 +2,8 @@
  * A query over a prepared subgoal graph (subgoal.c builds it,
  * subgoal_levels.c contracts it): the start and goal are joined to the
  * subgoals they reach directly, the goal's subgoals mark what they climb
- * to (and list, for each node they climb to, the edge down to them), A*
- * runs over the graph (up from the start, down only into those marks)
+ * to, A* runs over the graph (up from the start, down only into those
+ * marks, from the nodes they climb to)
  * with the octile heuristic on the context's heap and its per-node
  * scratch (astar__sgx: stamps, heap positions, parents, the edge that
  * reached each node, indexed by subgoal, then the start and the goal),
@@ -31,7 +31,7 @@ static inline int is_open(const uint64_t *bm, uint32_t i) {
 #define UP_GOAL 2u   /* a subgoal the goal's subgoals climb to */
 #define SEEN 4u      /* on the open list or closed */
 #define CLOSED 8u
-#define DOWN 16u     /* its list of ways down (astar__sgx) is this query's */
+#define DOWN 16u     /* one of the UP_GOAL subgoals climbs to it */
 #define GEN (~(uint32_t)31u)
 
 /* The tile of node v. */
@@ -64,34 +64,22 @@ static int mark_goal(void *ud, uint32_t tile) {
 }
 
 /* Marks UP_GOAL on what the stacked subgoals climb to through contracted
- * subgoals (a search may come down into those only), and lists each such
- * edge as a way down for the node it climbs to (edges run both ways with
- * the same length and via), so a search looks at the ways down it may
- * take only. */
-static int mark_climb(marker *m) {
+ * subgoals (a search may come down into those only), and DOWN on every
+ * node such a climb reaches: a search looks at the edges down of those
+ * only (edges run both ways with the same length and via).  Listing the
+ * edges down to take while climbing (session 8) wrote ~660 list entries
+ * per query on brc202d to take ~100; testing UP_GOAL on the ~390 edges
+ * down of the DOWN nodes a search expands costs less. */
+static void mark_climb(marker *m) {
   const astar__subgoals *sg = m->R->sg;
-  astar_search *ctx = m->R->s;
-  astar__sgx *z = ctx->sgx;
+  astar__sgx *z = m->R->s->sgx;
   uint32_t *stamp = z->stamp, tag = m->R->gtag;
   while (m->n > 0) {
     uint32_t id = z->list[--m->n], e;
     if (id >= sg->nsub || sg->at[id].level == NONE) continue;
     for (e = sg->first[id]; e < sg->at[id].down; e++) {
       uint32_t v = sg->adj[e], sv = stamp[v];
-      struct astar__sg_down *d;
-      if (z->ndown == z->down_cap) {
-        void *p = z->down;
-        int st = astar__context_grow(ctx, &p, &z->down_cap, z->ndown + 1,
-                                     sizeof *d);
-        z->down = p;
-        if (st != ASTAR_OK) return st;
-      }
-      d = &z->down[z->ndown];
-      d->x = id;
-      d->e = e;
       if ((sv & GEN) != tag) sv = tag;
-      d->next = (sv & DOWN) ? z->dhead[v] : NONE;
-      z->dhead[v] = (uint32_t)z->ndown++;
       sv |= DOWN;
       if (sg->at[v].level != NONE && !(sv & UP_GOAL)) { /* global: open */
         sv |= UP_GOAL;
@@ -100,7 +88,6 @@ static int mark_climb(marker *m) {
       stamp[v] = sv;
     }
   }
-  return ASTAR_OK;
 }
 
 static double octile(const astar__run *R, uint32_t a, uint32_t b) {
@@ -237,7 +224,7 @@ int astar__subgoal_start(astar__run *R) {
       z->stamp[R->gid] = R->gtag | UP_GOAL;
       z->list[m.n++] = R->gid;
     }
-    if ((st = mark_climb(&m)) != ASTAR_OK) return st;
+    mark_climb(&m);
   }
   {
     astar_heap_entry e;
@@ -476,7 +463,7 @@ static void unfold(astar__run *R) {
   if (R->q.corners) w = &cw;
   for (cur = R->start, v = R->sid; n > 0;) {
     uint32_t next = z->list[--n], e = z->link[next], nt = tile_of(R, next);
-    /* e: v's edge up to next, or next's to v (a way down) */
+    /* e: v's edge to next (up or down), or NONE (a scan's) */
     unfold_edge(R, cur, nt, v, next, e, e != NONE && adj[e] != next, &g,
                 &len, w);
     cur = nt;
@@ -549,28 +536,23 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
           ASTAR_OK)
         break;
     }
-    if (u < nsub) { /* a subgoal: its edges up, then its ways down */
-      uint32_t e, k, end = sg->at[u].down;
+    if (u < nsub) { /* a subgoal: its edges up, then its edges down */
+      uint32_t e, end = sg->at[u].down;
+      int down = 0;
       const struct astar__subgoal_at *ua = &sg->at[u];
       const double stepD = R->hA + R->hB; /* a diagonal step */
-      for (e = sg->first[u], k = NONE;; e++) {
+      for (e = sg->first[u];; e++) {
         uint32_t v, sv, w;
         const struct astar__subgoal_at *ta;
         if (e == end) { /* down only into what the goal's subgoals climb to */
-          if (k == NONE) {
-            if (!(stamp[u] & DOWN)) break;
-            k = z->dhead[u];
-          } else {
-            k = z->down[k].next;
-          }
-          if (k == NONE) break;
-          v = z->down[k].x;
-          e = z->down[k].e; /* v's edge to u: the same length and via */
-          end = e + 1;
-        } else {
-          v = sg->adj[e];
+          if (down || !(stamp[u] & DOWN)) break;
+          down = 1;
+          end = sg->first[u + 1];
+          if (e == end) break;
         }
+        v = sg->adj[e];
         sv = stamp[v];
+        if (down && (sv & (GEN | UP_GOAL)) != (tag | UP_GOAL)) continue;
         if ((sv & (GEN | CLOSED)) == (tag | CLOSED)) continue;
         ta = &sg->at[v];
         if (sg->wt != NULL) {
