@@ -129,6 +129,40 @@ static inline void astar__set_bit(uint64_t *bits, uint32_t i, int on) {
     bits[i >> 6] &= ~bit;
 }
 
+/* The direction of a step with the signs of dx and dy (not both 0). */
+static inline unsigned astar__dir_of(int32_t dx, int32_t dy) {
+  /* by sign: NW N NE, W - E, SW S SE (astar.h's order) */
+  static const unsigned char by_sign[9] = {ASTAR_NW, ASTAR_N, ASTAR_NE,
+                                           ASTAR_W,  ASTAR_N, ASTAR_E,
+                                           ASTAR_SW, ASTAR_S, ASTAR_SE};
+  return by_sign[((dy > 0) - (dy < 0) + 1) * 3 + (dx > 0) - (dx < 0) + 1];
+}
+
+/* An octile move by (dx, dy) as two runs: nd diagonal steps in direction
+ * dd, then ns straight ones in ds (either may be empty).  JPS's path
+ * segments and the subgoal graph's edges are such moves. */
+static inline void astar__octile_runs(int32_t dx, int32_t dy, unsigned *dd,
+                                      int32_t *nd, unsigned *ds,
+                                      int32_t *ns) {
+  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  *nd = ax < ay ? ax : ay;
+  *ns = (ax > ay ? ax : ay) - *nd;
+  *dd = astar__dir_of(dx, dy);
+  *ds = ax > ay ? astar__dir_of(dx, 0) : astar__dir_of(0, dy);
+}
+
+/* Can one step in direction d leave tile t of g, whose passable tiles
+ * are the bits pass (the corner rule included)? */
+static inline int astar__step_open(const astar_grid *g, const uint64_t *pass,
+                                   uint32_t t, unsigned d) {
+  d &= 7u;
+  if (!astar__bit(pass, (uint32_t)((int32_t)t + g->offset[d]))) return 0;
+  if (d < 4) return 1;
+  /* cppcheck-suppress arrayIndexOutOfBoundsCond ; d is 4..7 here */
+  return astar__bit(pass, (uint32_t)((int32_t)t + astar_dir_dx[d])) &&
+         astar__bit(pass, (uint32_t)((int32_t)t + astar_dir_dy[d] * g->stride));
+}
+
 /* The directions a diagonal rule may use (bit d: direction d). */
 static inline unsigned astar__rule_dirs(int rule) {
   if (rule == ASTAR_DIAG_NEVER) return 0x0Fu;

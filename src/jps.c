@@ -421,15 +421,6 @@ static ALWAYS_INLINE unsigned successors(unsigned nb, unsigned from_dir) {
 
 /* ---- the path: every tile, costs summed from the start ---- */
 
-/* The direction of a step with the signs of dx, dy (not both 0). */
-static unsigned dir_of(int32_t dx, int32_t dy) {
-  static const unsigned char by_sign[3][3] = {
-      /* dy < 0 */ {ASTAR_NW, ASTAR_N, ASTAR_NE},
-      /* dy = 0 */ {ASTAR_W, ASTAR_N, ASTAR_E},
-      /* dy > 0 */ {ASTAR_SW, ASTAR_S, ASTAR_SE}};
-  return by_sign[(dy > 0) - (dy < 0) + 1][(dx > 0) - (dx < 0) + 1];
-}
-
 static void unfold_path(astar__run *R, const float *cost, uint32_t start,
                         uint32_t goal, astar_result *r) {
   const astar_grid *G = R->G;
@@ -449,15 +440,13 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
   for (cur = start; cur != goal;) {
     uint32_t next = link[cur], t = cur;
     int32_t nx = (int32_t)(next % stride), ny = (int32_t)(next / stride);
-    int32_t dx = nx - cx, dy = ny - cy;
-    int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-    int32_t nd = ax < ay ? ax : ay, k;
-    unsigned dd = dir_of(dx, dy);
-    unsigned ds = ax > ay ? dir_of(dx, 0) : dir_of(0, dy);
+    int32_t nd, ns, k;
+    unsigned dd, ds;
+    astar__octile_runs(nx - cx, ny - cy, &dd, &nd, &ds, &ns);
     /* a segment is a diagonal run then a straight one (either may be
        empty): a straight jump point met from a diagonal run is reached
        without stopping at the run's tile (the pruning of JPS 2014) */
-    for (k = 0; k < ax + ay - nd; k++) {
+    for (k = 0; k < nd + ns; k++) {
       unsigned d = k < nd ? dd : ds;
       t = (uint32_t)((int32_t)t + G->offset[d]);
       stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;

@@ -343,23 +343,15 @@ int astar_subgoal_is_jumps(const astar_grid *g, int unit) {
 static int diagonal_first(const astar_grid *g, const uint64_t *pass,
                           uint32_t a, uint32_t b) {
   uint32_t stride = (uint32_t)g->stride, t = a;
-  int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
-  int32_t dy = (int32_t)(b / stride) - (int32_t)(a / stride);
-  int32_t sx = dx > 0 ? 1 : dx < 0 ? -1 : 0;
-  int32_t sy = dy > 0 ? (int32_t)stride : dy < 0 ? -(int32_t)stride : 0;
-  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd, k;
-  int32_t straight = ax > ay ? sx : sy;
-  for (k = 0; k < nd; k++) {
-    if (!is_open(pass, (uint32_t)((int32_t)t + sx)) ||
-        !is_open(pass, (uint32_t)((int32_t)t + sy)) ||
-        !is_open(pass, (uint32_t)((int32_t)t + sx + sy)))
-      return 0;
-    t = (uint32_t)((int32_t)t + sx + sy);
-  }
-  for (k = 0; k < ns; k++) {
-    t = (uint32_t)((int32_t)t + straight);
-    if (!is_open(pass, t)) return 0;
+  unsigned dd, ds;
+  int32_t nd, ns, k;
+  astar__octile_runs((int32_t)(b % stride) - (int32_t)(a % stride),
+                     (int32_t)(b / stride) - (int32_t)(a / stride), &dd, &nd,
+                     &ds, &ns);
+  for (k = 0; k < nd + ns; k++) {
+    unsigned d = k < nd ? dd : ds;
+    if (!astar__step_open(g, pass, t, d)) return 0;
+    t = (uint32_t)((int32_t)t + g->offset[d]);
   }
   return 1;
 }

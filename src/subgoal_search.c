@@ -243,43 +243,6 @@ int astar__subgoal_start(astar__run *R) {
   return ASTAR_OK;
 }
 
-/* The direction of the step (sign dx, sign dy). */
-static unsigned dir_of(int dx, int dy) {
-  /* by (dy + 1) * 3 + dx + 1: NW N NE, W - E, SW S SE (astar.h's order) */
-  static const unsigned char by_sign[9] = {ASTAR_NW, ASTAR_N, ASTAR_NE,
-                                           ASTAR_W,  0,       ASTAR_E,
-                                           ASTAR_SW, ASTAR_S, ASTAR_SE};
-  return by_sign[(dy + 1) * 3 + dx + 1];
-}
-
-/* Can one step in direction d leave tile t (corner rule included)? */
-static int step_ok(const astar_grid *G, const uint64_t *pass, uint32_t t,
-                   unsigned d) {
-  uint32_t n;
-  d &= 7u;
-  n = (uint32_t)((int32_t)t + G->offset[d]);
-  if (!is_open(pass, n)) return 0;
-  if (d < 4) return 1;
-  /* cppcheck-suppress arrayIndexOutOfBoundsCond ; d is 4..7 here */
-  return is_open(pass, (uint32_t)((int32_t)t + astar_dir_dx[d])) &&
-         is_open(pass, (uint32_t)((int32_t)t + astar_dir_dy[d] * G->stride));
-}
-
-/* The two ways of an edge a -> b: nd diagonal steps in direction dd and
- * ns straight ones in ds. */
-static void edge_ways(const astar_grid *G, uint32_t a, uint32_t b,
-                      unsigned *dd, int32_t *nd, unsigned *ds, int32_t *ns) {
-  uint32_t stride = (uint32_t)G->stride;
-  int32_t dx = (int32_t)(b % stride) - (int32_t)(a % stride);
-  int32_t dy = (int32_t)(b / stride) - (int32_t)(a / stride);
-  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-  int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
-  *nd = ax < ay ? ax : ay;
-  *ns = (ax > ay ? ax : ay) - *nd;
-  *dd = dir_of(sx, sy);
-  *ds = ax > ay ? dir_of(sx, 0) : dir_of(0, sy);
-}
-
 /* Walks n1 steps in direction first from tile a, then n2 in direction
  * second, writing each tile's step direction in stamp (when not NULL):
  * with check, returns 0 at a step that is not open (corner rule
@@ -295,7 +258,7 @@ static int walk(const astar__run *R, uint32_t a, unsigned first, int32_t n1,
   int32_t k, n = n1 + n2;
   for (k = 0; k < n; k++) {
     unsigned d = k < n1 ? first : second;
-    if (check && !step_ok(G, R->J.passable, t, d)) {
+    if (check && !astar__step_open(G, R->J.passable, t, d)) {
       int32_t j;
       if (stamp != NULL)
         for (j = 0, t = a; j < k && j < SAVED; j++) {
@@ -410,7 +373,12 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t ia,
     unfold_edge(R, c, b, ic, ib, eb, 0, g, len, w);
     return;
   }
-  edge_ways(G, a, b, &dd, &nd, &ds, &ns);
+  {
+    uint32_t stride = (uint32_t)G->stride;
+    astar__octile_runs((int32_t)(b % stride) - (int32_t)(a % stride),
+                       (int32_t)(b / stride) - (int32_t)(a / stride), &dd,
+                       &nd, &ds, &ns);
+  }
   first = dd;
   second = ds;
   n1 = nd;
