@@ -10,14 +10,18 @@
  *   byte 1   height - 1 (mod 16)
  *   byte 2   bits 0-1 diagonal rule; bit 2: step lengths {2, 3} (else
  *            {1, sqrt 2}); bits 3-5: f, the allocation to fail (the f-th
- *            from the call on; 0: none) in ops 3, 5 and 6
+ *            from the call on; 0: none) in ops 3, 5 and 6; bit 6: a hex
+ *            grid (ASTAR_DIAG_HEX) instead of the rule
  *   then ceil(w * h / 8) bytes: the walls, one bit per tile (row-major)
- *   then up to 48 operations, one opcode byte each (op = byte % 7) plus
- *   operands:
+ *   then up to 48 operations, one opcode byte each (op = byte % 7 below
+ *   224, else 7 + (byte - 224) % 5) plus operands:
  *     0 toggle a wall: x y
  *     1 set a cost: x y c (COSTS[c % 8]; opens the tile)
  *     2 a field: d k x1 y1 x2 y2 x3 y3 v m s (d & 1: "from"; d & 2: into
- *       field 1, else field 0; k % 3 + 1 goals; v & 128: start values
+ *       field 1, else field 0; (d >> 2) & 3: the unit class, 0 when that
+ *       one is not defined; for one-tile units d & 16: the avoid list,
+ *       d & 32: the extra costs of op 11; k % 3 + 1 goals; v & 128:
+ *       start values
  *       VALUES[(v >> 2i) & 7], else none (0); m & 7: max_cost MAXC[m & 7],
  *       m & 64: the binary heap; s: the unit's size, s % 2 + 1)
  *     3 op 2 with allocation f failing, then op 2 again
@@ -29,24 +33,48 @@
  *       else of field 0 alone; j & 2: rescanned on the grid, else a plain
  *       sum; j & 4: "from"; j & 8: the binary heap; j & 16: allocation f
  *       fails; weights WS[a % 8], WS[b % 8])
+ *     7 set a terrain class: x y c (c % 4)
+ *     8 set a height: x y h (HEIGHTS[h % 8], negative and halves too)
+ *     9 define a unit class: u _ m0 m1 m2 m3 r (unit u % 4, 0 included;
+ *       multipliers MULTS[m % 8] of terrains 0..3, 0: impassable; r:
+ *       climb, descend CLIMBS[r & 3], [(r >> 2) & 3], limits on rise and
+ *       drop LIMITS[(r >> 4) & 3], [(r >> 6) & 3])
+ *    10 a link: x1 y1 x2 y2 c f (cost LCOSTS[c % 8], 0 too; f & 1: both
+ *       ways; f & 2: unlink both directions instead, the count checked;
+ *       a link from a tile to itself: ASTAR_EINVAL)
+ *    11 the overlay lists the builds may take: na ne (na % 6 avoided
+ *       tiles, ne % 6 extra costs) then na x y pairs, ne x y c triples
+ *       (ECOSTS[c % 4], 0 too)
+ *   Ops 7-10 edit the map (no field is fresh after them); flee maps and
+ *   rescanned sums run under the rules of the field they start from (its
+ *   unit, size and overlays, as the binding passes them).
  *
  * The reference: a Dijkstra from seeds (a build: every goal the unit can
  * enter at its start value, rounded to float, duplicates the least, none
  * above max_cost; a flee map: every tile of the source with k times its
  * value; a rescanned sum: every tile where all sources have a value, at
- * the weighted sum), over the grid's legal moves of an s x s unit (its
- * footprint open, the diagonal rule applied to the footprint), a move
- * costing its step length times the top-left tile it enters; "to" fields
- * walk moves backwards (the cost from a tile to a goal), "from" fields
- * forwards.  Checks, for every build, flee and rescanned sum:
+ * the weighted sum), over the legal moves of an s x s unit of the class
+ * (its footprint on open tiles whose terrain the class may enter, the
+ * top-left tile not avoided, the diagonal rule applied to the footprint
+ * with avoided tiles as walls; hex: N E S W NE SW, no corner rule; a rise
+ * or drop of the top-left tile past the class's limit banned), a move
+ * costing its step length (hex: the cardinal one) times (the class's
+ * float cost of the top-left tile it enters, stored cost x multiplier,
+ * plus that tile's extra costs), plus climb x rise or descend x drop; and
+ * over the grid's links, a -> b at its cost plus b's extra costs, both
+ * ends open to the unit (no height rule); "to" fields walk moves
+ * backwards (the cost from a tile to a goal), "from" fields forwards.
+ * Checks, for every build, flee and rescanned sum:
  *  - ASTAR_OK; a tile has a value exactly when the reference gives it one
  *    within max_cost, and the value is the reference's (the field keeps
  *    32-bit floats: within 1e-6 relative);
  *  - astar_field_next from every tile with a value, with and without a
  *    seed: a legal move of the unit ("to": from the tile; "from": into
- *    it) to a tile with a value, step its cost exactly, and value =
- *    next's value + step (within 1e-6 of the largest of the three and of
- *    the values around the tile: the values are floats, and the follower
+ *    it; or a link of the model: ASTAR_FIELD_LINK, its far end, its cost
+ *    plus the extra cost of the tile it enters) to a tile with a value,
+ *    step its cost exactly, and value = next's value + step (within 1e-6
+ *    of the largest of the three and of the values around the tile and
+ *    at its links' ends: the values are floats, and the follower
  *    takes as ties the steps within the rounding of the largest value it
  *    compares); no step only at a seed, at its seed value
  *    (values below 2^20, where floats still tell the cheapest step);
@@ -63,8 +91,8 @@
  *  - flee / sum of an empty field: ASTAR_EINVAL.
  * A flee or sum of a field built before an edit of the map is run for its
  * memory safety only (the reference models fresh fields).  Not covered:
- * unit classes and heights, tile callbacks, avoid / extra costs, links,
- * hex grids (fuzz_search and the specs cover those for searches).
+ * tile callbacks (Lua only), overlays with units larger than one tile
+ * (astar.h does not say what an avoided tile does to a footprint).
  *
  * Two core bugs it found at once (fixed; fuzz/regressions/field): a ring
  * build's order[] was taken as sorted (within() stopped early and missed
