@@ -10,14 +10,18 @@
  *   byte 1   height - 1 (mod 16)
  *   byte 2   bits 0-1 diagonal rule; bit 2: step lengths {2, 3} (else
  *            {1, sqrt 2}); bits 3-5: f, the allocation to fail (the f-th
- *            from the call on; 0: none) in ops 3, 5 and 6
+ *            from the call on; 0: none) in ops 3, 5 and 6; bit 6: a hex
+ *            grid (ASTAR_DIAG_HEX) instead of the rule
  *   then ceil(w * h / 8) bytes: the walls, one bit per tile (row-major)
- *   then up to 48 operations, one opcode byte each (op = byte % 7) plus
- *   operands:
+ *   then up to 48 operations, one opcode byte each (op = byte % 7 below
+ *   224, else 7 + (byte - 224) % 5) plus operands:
  *     0 toggle a wall: x y
  *     1 set a cost: x y c (COSTS[c % 8]; opens the tile)
  *     2 a field: d k x1 y1 x2 y2 x3 y3 v m s (d & 1: "from"; d & 2: into
- *       field 1, else field 0; k % 3 + 1 goals; v & 128: start values
+ *       field 1, else field 0; (d >> 2) & 3: the unit class, 0 when that
+ *       one is not defined; for one-tile units d & 16: the avoid list,
+ *       d & 32: the extra costs of op 11; k % 3 + 1 goals; v & 128:
+ *       start values
  *       VALUES[(v >> 2i) & 7], else none (0); m & 7: max_cost MAXC[m & 7],
  *       m & 64: the binary heap; s: the unit's size, s % 2 + 1)
  *     3 op 2 with allocation f failing, then op 2 again
@@ -29,24 +33,48 @@
  *       else of field 0 alone; j & 2: rescanned on the grid, else a plain
  *       sum; j & 4: "from"; j & 8: the binary heap; j & 16: allocation f
  *       fails; weights WS[a % 8], WS[b % 8])
+ *     7 set a terrain class: x y c (c % 4)
+ *     8 set a height: x y h (HEIGHTS[h % 8], negative and halves too)
+ *     9 define a unit class: u _ m0 m1 m2 m3 r (unit u % 4, 0 included;
+ *       multipliers MULTS[m % 8] of terrains 0..3, 0: impassable; r:
+ *       climb, descend CLIMBS[r & 3], [(r >> 2) & 3], limits on rise and
+ *       drop LIMITS[(r >> 4) & 3], [(r >> 6) & 3])
+ *    10 a link: x1 y1 x2 y2 c f (cost LCOSTS[c % 8], 0 too; f & 1: both
+ *       ways; f & 2: unlink both directions instead, the count checked;
+ *       a link from a tile to itself: ASTAR_EINVAL)
+ *    11 the overlay lists the builds may take: na ne (na % 6 avoided
+ *       tiles, ne % 6 extra costs) then na x y pairs, ne x y c triples
+ *       (ECOSTS[c % 4], 0 too)
+ *   Ops 7-10 edit the map (no field is fresh after them); flee maps and
+ *   rescanned sums run under the rules of the field they start from (its
+ *   unit, size and overlays, as the binding passes them).
  *
  * The reference: a Dijkstra from seeds (a build: every goal the unit can
  * enter at its start value, rounded to float, duplicates the least, none
  * above max_cost; a flee map: every tile of the source with k times its
  * value; a rescanned sum: every tile where all sources have a value, at
- * the weighted sum), over the grid's legal moves of an s x s unit (its
- * footprint open, the diagonal rule applied to the footprint), a move
- * costing its step length times the top-left tile it enters; "to" fields
- * walk moves backwards (the cost from a tile to a goal), "from" fields
- * forwards.  Checks, for every build, flee and rescanned sum:
+ * the weighted sum), over the legal moves of an s x s unit of the class
+ * (its footprint on open tiles whose terrain the class may enter, the
+ * top-left tile not avoided, the diagonal rule applied to the footprint
+ * with avoided tiles as walls; hex: N E S W NE SW, no corner rule; a rise
+ * or drop of the top-left tile past the class's limit banned), a move
+ * costing its step length (hex: the cardinal one) times (the class's
+ * float cost of the top-left tile it enters, stored cost x multiplier,
+ * plus that tile's extra costs), plus climb x rise or descend x drop; and
+ * over the grid's links, a -> b at its cost plus b's extra costs, both
+ * ends open to the unit (no height rule); "to" fields walk moves
+ * backwards (the cost from a tile to a goal), "from" fields forwards.
+ * Checks, for every build, flee and rescanned sum:
  *  - ASTAR_OK; a tile has a value exactly when the reference gives it one
  *    within max_cost, and the value is the reference's (the field keeps
  *    32-bit floats: within 1e-6 relative);
  *  - astar_field_next from every tile with a value, with and without a
  *    seed: a legal move of the unit ("to": from the tile; "from": into
- *    it) to a tile with a value, step its cost exactly, and value =
- *    next's value + step (within 1e-6 of the largest of the three and of
- *    the values around the tile: the values are floats, and the follower
+ *    it; or a link of the model: ASTAR_FIELD_LINK, its far end, its cost
+ *    plus the extra cost of the tile it enters) to a tile with a value,
+ *    step its cost exactly, and value = next's value + step (within 1e-6
+ *    of the largest of the three and of the values around the tile and
+ *    at its links' ends: the values are floats, and the follower
  *    takes as ties the steps within the rounding of the largest value it
  *    compares); no step only at a seed, at its seed value
  *    (values below 2^20, where floats still tell the cheapest step);
@@ -63,8 +91,8 @@
  *  - flee / sum of an empty field: ASTAR_EINVAL.
  * A flee or sum of a field built before an edit of the map is run for its
  * memory safety only (the reference models fresh fields).  Not covered:
- * unit classes and heights, tile callbacks, avoid / extra costs, links,
- * hex grids (fuzz_search and the specs cover those for searches).
+ * tile callbacks (Lua only), overlays with units larger than one tile
+ * (astar.h does not say what an avoided tile does to a footprint).
  *
  * Two core bugs it found at once (fixed; fuzz/regressions/field): a ring
  * build's order[] was taken as sorted (within() stopped early and missed
@@ -86,42 +114,129 @@
 #define SIDE 16
 #define NMAX (SIDE * SIDE)
 #define NF 3
+#define NUNIT 4
+#define NTERRAIN 4
+#define NLINK 24
+#define NOV 6
 
 static const float COSTS[8] = {1, 2, 3, 0.5f, 1, 7, 0.25f, 100};
 static const double KS[8] = {-1.2, -1, -0.5, 0.5, 1, 2, -3, 0};
 static const double WS[8] = {1, -1, 0.5, 2, -1.5, 3, 0, 0.25};
+static const float MULTS[8] = {1, 0, 2, 0.5f, 1, 3, 1, 0.25f};
+static const double CLIMBS[4] = {0, 1, 0.5, 2};
+static const double LIMITS[4] = {HUGE_VAL, 0, 1, 2};
+static const float HEIGHTS[8] = {0, 1, 2, 3, -1, 0.5f, 5, -2};
+static const double LCOSTS[8] = {1, 0, 2, 0.5, 5, 3, 0.25, 10};
+static const double ECOSTS[4] = {1, 0.5, 2, 0};
+
+/* A unit class as astar.h defines it: terrain multipliers (0:
+ * impassable), climb / descend costs per unit of rise / drop, limits. */
+typedef struct {
+  int defined;
+  float mult[NTERRAIN];
+  double climb, descend, max_climb, max_drop;
+} unit_model;
+
+/* A grid link (astar_grid_link): a move from -> to at its own cost. */
+typedef struct {
+  int from, to; /* y * SIDE + x */
+  double cost;
+} link_model;
+
+/* The rules a field was built under, for the reference and for the
+ * rescans of flee and sum: the unit, its size, the avoided tiles (the
+ * goals left out) and the extra costs (x, y pairs). */
+typedef struct {
+  int unit, size;
+  int32_t avoid[2 * NOV], extra[2 * NOV];
+  double extra_cost[NOV];
+  size_t navoid, nextra;
+} rules;
 
 static fz_heap heap, fheap;
 static astar_grid grid;
 static astar_field F[NF];
+static rules R[NF];
 /* fresh: built (or fled / summed) with no edit of the map since, so the
  * reference can model it */
 static int fresh[NF];
-static int W, H, diag;
+static int W, H, diag, hex;
+static double len_card, len_diag;
 static unsigned fail_k;
-static uint8_t wall[NMAX];
-static float cost[NMAX];
+static uint8_t wall[NMAX], terrain[NMAX];
+static float cost[NMAX], height[NMAX];
+static unit_model U[NUNIT];
+static link_model LK[NLINK];
+static int nlk;
+/* the lists the next builds may take (op 7 + 4 sets them) */
+static int32_t ov_avoid[2 * NOV], ov_extra[2 * NOV];
+static double ov_cost[NOV];
+static size_t ov_navoid, ov_nextra;
 static double seed[NMAX]; /* the reference's seeds (HUGE_VAL: none) */
 static double ref[NMAX];
+/* the rules of the field being checked, spread per tile */
+static const rules *cr;
+static uint8_t avoided[NMAX];
+static double extra[NMAX];
 
 static int in_grid(int32_t x, int32_t y) {
   return x >= 0 && y >= 0 && x < W && y < H;
 }
 
+/* the current unit's multiplier on tile t (unit 0 undefined: 1) */
+static float mult(int t) {
+  const unit_model *u = &U[cr->unit];
+  return u->defined ? u->mult[terrain[t]] : 1.0f;
+}
+
+/* the unit's cost on tile t, a float product (astar.h) */
+static double ucost(int t) {
+  return (double)(float)((double)cost[t] * (double)mult(t));
+}
+
+static void use_rules(const rules *r) {
+  size_t i;
+  cr = r;
+  memset(avoided, 0, sizeof avoided);
+  for (i = 0; i < NMAX; i++) extra[i] = 0.0;
+  for (i = 0; i < r->navoid; i++)
+    avoided[r->avoid[2 * i + 1] * SIDE + r->avoid[2 * i]] = 1;
+  for (i = 0; i < r->nextra; i++)
+    extra[r->extra[2 * i + 1] * SIDE + r->extra[2 * i]] += r->extra_cost[i];
+}
+
+/* the unit's s x s footprint at (x, y) fits: in the grid, every tile
+ * open and passable to the unit; and (x, y) is not avoided */
 static int open_s(int s, int32_t x, int32_t y) {
   int32_t i, j;
   if (!in_grid(x, y) || !in_grid(x + s - 1, y + s - 1)) return 0;
   for (j = 0; j < s; j++)
-    for (i = 0; i < s; i++)
-      if (wall[(y + j) * SIDE + x + i]) return 0;
+    for (i = 0; i < s; i++) {
+      int t = (y + j) * SIDE + x + i;
+      if (wall[t] || !(mult(t) > 0.0f)) return 0;
+    }
+  return !avoided[y * SIDE + x];
+}
+
+/* The height part of the move a -> b (top-left tiles); 0 when banned. */
+static int climb(int a, int b, double *out) {
+  const unit_model *u = &U[cr->unit];
+  double dh = (double)height[b] - (double)height[a];
+  *out = 0.0;
+  if (!u->defined) return 1;
+  if (dh > u->max_climb || -dh > u->max_drop) return 0;
+  *out = dh > 0.0 ? u->climb * dh : -u->descend * dh;
   return 1;
 }
 
 /* May an s x s unit at (x, y) move in direction d (astar.h's rules)? */
 static int legal(int s, int32_t x, int32_t y, int d) {
   int32_t dx = astar_dir_dx[d], dy = astar_dir_dy[d];
+  double h;
   int a, b;
   if (!open_s(s, x, y) || !open_s(s, x + dx, y + dy)) return 0;
+  if (!climb(y * SIDE + x, (y + dy) * SIDE + x + dx, &h)) return 0;
+  if (hex) return d != ASTAR_SE && d != ASTAR_NW;
   if (d < 4) return 1;
   a = open_s(s, x + dx, y);
   b = open_s(s, x, y + dy);
@@ -143,20 +258,24 @@ static int opposite(int d) {
   abort();
 }
 
-/* The move from (x, y) in direction d: its length times the cost of the
- * (top-left) tile it enters. */
+/* The move from (x, y) in direction d: its length (hex: every step the
+ * cardinal one) times the unit's cost of the (top-left) tile it enters
+ * plus that tile's extra cost, plus the height term. */
 static double move_cost(int32_t x, int32_t y, int d) {
-  return grid.step_length[d] *
-         (double)cost[(y + astar_dir_dy[d]) * SIDE + x + astar_dir_dx[d]];
+  int t = (y + astar_dir_dy[d]) * SIDE + x + astar_dir_dx[d];
+  double len = d < 4 || hex ? len_card : len_diag, h;
+  (void)climb(y * SIDE + x, t, &h);
+  return len * (ucost(t) + extra[t]) + h;
 }
 
-/* Dijkstra from seed[] over the unit's moves: forwards for "from". */
+/* Dijkstra from seed[] over the unit's moves and the links: forwards
+ * for "from". */
 static void reference(int s, int from) {
   static int done[NMAX];
   int t;
   for (t = 0; t < NMAX; t++) ref[t] = seed[t], done[t] = 0;
   for (;;) {
-    int u = -1, d;
+    int u = -1, d, k;
     int32_t x, y;
     for (t = 0; t < NMAX; t++)
       if (!done[t] && ref[t] < HUGE_VAL && (u < 0 || ref[t] < ref[u])) u = t;
@@ -175,6 +294,14 @@ static void reference(int s, int from) {
         c = move_cost(nx, ny, opposite(d));
       }
       if (ref[u] + c < ref[ny * SIDE + nx]) ref[ny * SIDE + nx] = ref[u] + c;
+    }
+    /* links: a -> b at its cost plus b's extra cost, both ends open to
+     * the unit ("from": out of u; "to": into u) */
+    for (k = 0; k < nlk; k++) {
+      int a = LK[k].from, b = LK[k].to, v = from ? b : a;
+      double c = LK[k].cost + extra[b];
+      if ((from ? a : b) != u || !open_s(s, v % SIDE, v / SIDE)) continue;
+      if (ref[u] + c < ref[v]) ref[v] = ref[u] + c;
     }
   }
 }
@@ -205,32 +332,55 @@ static void check_empty(const astar_field *f) {
   FZ_ASSERT(f->tag == 0 && f->count == 0);
 }
 
+/* The largest |value| among the tiles around t = (x, y): its
+ * neighbours and the other ends of its links. */
+static double around(const astar_field *f, int32_t x, int32_t y) {
+  double m = 0.0;
+  int d, k, t = y * SIDE + x;
+  for (d = 0; d < 8; d++)
+    if (in_grid(x + astar_dir_dx[d], y + astar_dir_dy[d])) {
+      uint32_t v = astar_index(&grid, x + astar_dir_dx[d], y + astar_dir_dy[d]);
+      if (astar_field_has(f, v) && fabs((double)f->value[v]) > m)
+        m = fabs((double)f->value[v]);
+    }
+  for (k = 0; k < nlk; k++)
+    if (LK[k].from == t || LK[k].to == t) {
+      int o = LK[k].from == t ? LK[k].to : LK[k].from;
+      uint32_t v = astar_index(&grid, o % SIDE, o / SIDE);
+      if (astar_field_has(f, v) && fabs((double)f->value[v]) > m)
+        m = fabs((double)f->value[v]);
+    }
+  return m;
+}
+
 /* astar_field_next's step from tile t = (x, y), at (nt, step, dir). */
 static void check_step(const astar_field *f, int from, int s, int32_t x,
                        int32_t y, uint32_t nt, double step, int dir) {
   int32_t nx, ny;
-  double around = 0.0;
-  int d;
-  FZ_ASSERT(dir >= 0 && dir < 8 && astar_field_has(f, nt));
+  FZ_ASSERT(astar_field_has(f, nt));
   astar_xy(&grid, nt, &nx, &ny);
-  FZ_ASSERT(nx == x + astar_dir_dx[dir] && ny == y + astar_dir_dy[dir]);
-  if (!from) { /* the move t -> next */
-    FZ_ASSERT(legal(s, x, y, dir) && step == move_cost(x, y, dir));
-  } else { /* the move next -> t, walked backwards */
-    int back = opposite(dir);
-    FZ_ASSERT(legal(s, nx, ny, back) && step == move_cost(nx, ny, back));
+  if (dir == ASTAR_FIELD_LINK) { /* a link t -> next ("from": next -> t) */
+    int a = from ? ny * SIDE + nx : y * SIDE + x;
+    int b = from ? y * SIDE + x : ny * SIDE + nx, k;
+    for (k = 0; k < nlk; k++)
+      if (LK[k].from == a && LK[k].to == b) break;
+    FZ_ASSERT(k < nlk && open_s(s, nx, ny));
+    FZ_ASSERT(step == LK[k].cost + extra[b]);
+  } else {
+    FZ_ASSERT(dir >= 0 && dir < 8);
+    FZ_ASSERT(nx == x + astar_dir_dx[dir] && ny == y + astar_dir_dy[dir]);
+    if (!from) { /* the move t -> next */
+      FZ_ASSERT(legal(s, x, y, dir) && step == move_cost(x, y, dir));
+    } else { /* the move next -> t, walked backwards */
+      int back = opposite(dir);
+      FZ_ASSERT(legal(s, nx, ny, back) && step == move_cost(nx, ny, back));
+    }
   }
   /* the follower tells ties apart to the rounding of the largest value
    * around the tile: a tile reached from a far larger neighbour (a flee
    * map's -99 beside a 0.59) may step to another one within it */
-  for (d = 0; d < 8; d++)
-    if (in_grid(x + astar_dir_dx[d], y + astar_dir_dy[d])) {
-      uint32_t v = astar_index(&grid, x + astar_dir_dx[d], y + astar_dir_dy[d]);
-      if (astar_field_has(f, v) && fabs((double)f->value[v]) > around)
-        around = fabs((double)f->value[v]);
-    }
   FZ_ASSERT(close_sum((double)f->value[astar_index(&grid, x, y)],
-                      (double)f->value[nt], step, around));
+                      (double)f->value[nt], step, around(f, x, y)));
 }
 
 /* Field f (a build, flee or rescan) against the reference from seed[]. */
@@ -240,7 +390,7 @@ static void check_field(const astar_field *f, int from, int s,
   astar_layer L;
   uint32_t count = 0, t;
   FZ_ASSERT(f->tag != 0);
-  FZ_ASSERT(astar_grid_layer_size(&grid, 0, s, &L) == ASTAR_OK);
+  FZ_ASSERT(astar_grid_layer_size(&grid, cr->unit, s, &L) == ASTAR_OK);
   reference(s, from);
   for (t = 0; t < NMAX; t++) {
     int32_t x = (int32_t)(t % SIDE), y = (int32_t)(t / SIDE);
@@ -285,10 +435,22 @@ static void check_field(const astar_field *f, int from, int s,
   }
 }
 
-/* Prepare the grid for an s x s unit (fields read the prepared layer). */
-static void prepare(int s) {
-  FZ_ASSERT(astar_grid_prepare(&grid, 0, 0) == ASTAR_OK);
-  if (s > 1) FZ_ASSERT(astar_grid_prepare_size(&grid, 0, s, 0) == ASTAR_OK);
+/* Prepare the grid for an s x s unit u (fields read the prepared
+ * layer). */
+static void prepare(int u, int s) {
+  FZ_ASSERT(astar_grid_prepare(&grid, u, 0) == ASTAR_OK);
+  if (s > 1) FZ_ASSERT(astar_grid_prepare_size(&grid, u, s, 0) == ASTAR_OK);
+}
+
+/* q's unit, size and overlays from r */
+static void set_rules(astar_field_query *q, const rules *r) {
+  q->unit = r->unit;
+  q->size = r->size;
+  q->avoid = r->avoid;
+  q->navoid = r->navoid;
+  q->extra_tiles = r->extra;
+  q->extra_costs = r->extra_cost;
+  q->nextra = r->nextra;
 }
 
 static void arm(void) {
@@ -319,8 +481,9 @@ static void build(fz_reader *rd, int failing) {
   int32_t goals[6];
   double values[3];
   unsigned d = fz_byte(rd), k = fz_byte(rd) % 3 + 1, v, m, i;
-  int s, rc, slot = (d & 2) ? 1 : 0, round;
+  int s, rc, slot = (d & 2) ? 1 : 0, round, u = (int)(d >> 2) & 3;
   astar_field *f = &F[slot];
+  rules *r = &R[slot];
   for (i = 0; i < 3; i++) {
     goals[2 * i] = (int32_t)(fz_byte(rd) % (unsigned)W);
     goals[2 * i + 1] = (int32_t)(fz_byte(rd) % (unsigned)H);
@@ -330,20 +493,49 @@ static void build(fz_reader *rd, int failing) {
   s = (int)(fz_byte(rd) % 2) + 1;
   for (i = 0; i < 3; i++)
     values[i] = v & 128 ? VALUES[(v >> (2 * i)) & 7] : 0.0;
+  if (!U[u].defined) u = 0;
+  /* the rules; overlays for one-tile units only (astar.h leaves what an
+   * avoided tile does to a larger unit's footprint unsaid) */
+  r->unit = u;
+  r->size = s;
+  r->navoid = r->nextra = 0;
+  if (s == 1 && (d & 16))
+    for (i = 0; i < ov_navoid; i++) { /* the goals are never avoided */
+      unsigned j;
+      for (j = 0; j < k; j++)
+        if (goals[2 * j] == ov_avoid[2 * i] &&
+            goals[2 * j + 1] == ov_avoid[2 * i + 1])
+          break;
+      if (j < k) continue;
+      r->avoid[2 * r->navoid] = ov_avoid[2 * i];
+      r->avoid[2 * r->navoid + 1] = ov_avoid[2 * i + 1];
+      r->navoid++;
+    }
+  if (s == 1 && (d & 32)) {
+    memcpy(r->extra, ov_extra, sizeof ov_extra);
+    memcpy(r->extra_cost, ov_cost, sizeof ov_cost);
+    r->nextra = ov_nextra;
+  }
+  use_rules(r);
   astar_field_query_defaults(&q);
+  set_rules(&q, r);
+  if (s == 1 && (d & 16)) { /* the whole list: goals in it too */
+    q.avoid = ov_avoid;
+    q.navoid = ov_navoid;
+  }
   q.direction = d & 1 ? ASTAR_FIELD_FROM : ASTAR_FIELD_TO;
   q.goals = goals;
   q.ngoals = k;
   q.values = v & 128 ? values : NULL;
   q.max_cost = MAXC[m & 7];
   q.heap = (m & 64) != 0;
-  q.size = s;
   TRACE("field %d: %s, %u goals (%d,%d)=%g (%d,%d)=%g (%d,%d)=%g, "
-        "max %g, heap %d, size %d%s\n",
+        "max %g, heap %d, size %d, unit %d, avoid %u, extra %u%s\n",
         slot, d & 1 ? "from" : "to", k, goals[0], goals[1], values[0],
         goals[2], goals[3], values[1], goals[4], goals[5], values[2],
-        q.max_cost, q.heap, s, failing ? ", failing" : "");
-  prepare(s);
+        q.max_cost, q.heap, s, u, (unsigned)q.navoid, (unsigned)q.nextra,
+        failing ? ", failing" : "");
+  prepare(u, s);
   for (i = 0; i < NMAX; i++) seed[i] = HUGE_VAL;
   for (i = 0; i < k; i++) {
     int32_t x = goals[2 * i], y = goals[2 * i + 1];
@@ -380,14 +572,17 @@ static void flee(fz_reader *rd) {
   astar_field_query q;
   fz_snapshot snap;
   uint32_t t;
+  /* the rescan's rules: the source's (as the binding passes them) */
+  if (di != si) R[di] = R[si];
+  use_rules(&R[si]);
   astar_field_query_defaults(&q);
+  set_rules(&q, &R[si]);
   q.direction = from ? ASTAR_FIELD_FROM : ASTAR_FIELD_TO;
   q.heap = (j & 8) != 0;
-  q.size = src->tag != 0 ? src->size : 1;
   TRACE("flee %d -> %d: k %g, %s, heap %d%s%s\n", si, di, k,
         from ? "from" : "to", q.heap, ok ? "" : ", stale",
         failing ? ", failing" : "");
-  prepare(q.size);
+  prepare(q.unit, q.size);
   for (t = 0; t < NMAX; t++) seed[t] = HUGE_VAL;
   if (ok)
     for (t = 0; t < src->count; t++) {
@@ -446,15 +641,18 @@ static void combine(fz_reader *rd) {
     ok = ok && fresh[i];
     empty = empty || src[i]->tag == 0;
   }
-  s = F[0].tag != 0 ? F[0].size : 1;
+  /* rescanned under field 0's rules */
+  R[2] = R[0];
+  use_rules(&R[0]);
+  s = R[0].size;
   astar_field_query_defaults(&q);
+  set_rules(&q, &R[0]);
   q.direction = from ? ASTAR_FIELD_FROM : ASTAR_FIELD_TO;
   q.heap = (j & 8) != 0;
-  q.size = s;
   TRACE("sum of %u: %g %g, %s, %s, heap %d%s%s\n", (unsigned)n, w[0], w[1],
         rescan ? "rescanned" : "plain", from ? "from" : "to", q.heap,
         ok ? "" : ", stale", failing ? ", failing" : "");
-  prepare(s);
+  prepare(q.unit, s);
   for (t = 0; t < NMAX; t++) seed[t] = HUGE_VAL;
   if (ok && !empty)
     for (t = 0; t < F[0].count; t++) {
@@ -513,6 +711,106 @@ static void combine(fz_reader *rd) {
   fresh[2] = ok && rescan; /* a plain sum is no field to check again */
 }
 
+/* Ops 7 + 0..4: terrain, heights, unit classes, links (each an edit of
+ * the map: no field is fresh after it) and the overlay lists. */
+static void edit(fz_reader *rd, unsigned e) {
+  int32_t x = (int32_t)(fz_byte(rd) % (unsigned)W);
+  int32_t y = (int32_t)(fz_byte(rd) % (unsigned)H);
+  int t = y * SIDE + x;
+  switch (e) {
+  case 0: /* terrain: x y c */
+    terrain[t] = (uint8_t)(fz_byte(rd) % NTERRAIN);
+    FZ_ASSERT(astar_grid_set_terrain(&grid, x, y, terrain[t]) == ASTAR_OK);
+    TRACE("terrain (%d,%d) %d\n", x, y, terrain[t]);
+    break;
+  case 1: /* height: x y h */
+    height[t] = HEIGHTS[fz_byte(rd) % 8];
+    FZ_ASSERT(astar_grid_set_height(&grid, x, y, height[t]) == ASTAR_OK);
+    TRACE("height (%d,%d) %g\n", x, y, (double)height[t]);
+    break;
+  case 2: { /* a unit class: (x: the unit) m0 m1 m2 m3 r */
+    float table[ASTAR_TERRAINS];
+    unit_model *u = &U[x % NUNIT];
+    unsigned rb, i;
+    (void)y;
+    for (i = 0; i < ASTAR_TERRAINS; i++) table[i] = 1.0f;
+    for (i = 0; i < NTERRAIN; i++)
+      table[i] = u->mult[i] = MULTS[fz_byte(rd) % 8];
+    rb = fz_byte(rd);
+    u->climb = CLIMBS[rb & 3];
+    u->descend = CLIMBS[(rb >> 2) & 3];
+    u->max_climb = LIMITS[(rb >> 4) & 3];
+    u->max_drop = LIMITS[(rb >> 6) & 3];
+    u->defined = 1;
+    TRACE("unit %d: %g %g %g %g, climb %g descend %g, limits %g %g\n",
+          x % NUNIT, (double)table[0], (double)table[1], (double)table[2],
+          (double)table[3], u->climb, u->descend, u->max_climb, u->max_drop);
+    FZ_ASSERT(astar_unit_define(&grid, x % NUNIT, table, u->climb,
+                                u->descend, u->max_climb,
+                                u->max_drop) == ASTAR_OK);
+    break;
+  }
+  case 3: { /* a link: x1 y1 x2 y2 c f (f & 1: both ways; f & 2: unlink) */
+    int32_t x2 = (int32_t)(fz_byte(rd) % (unsigned)W);
+    int32_t y2 = (int32_t)(fz_byte(rd) % (unsigned)H);
+    double c = LCOSTS[fz_byte(rd) % 8];
+    unsigned fl = fz_byte(rd);
+    int t2 = y2 * SIDE + x2, k, removed = -1, n = 0, dirs;
+    TRACE("%s (%d,%d) -> (%d,%d) %g%s\n", fl & 2 ? "unlink" : "link", x, y,
+          x2, y2, c, fl & 1 ? ", both ways" : "");
+    if (fl & 2) {
+      FZ_ASSERT(astar_grid_unlink(&grid, x, y, x2, y2, &removed) ==
+                ASTAR_OK);
+      for (k = 0; k < nlk; k++)
+        if ((LK[k].from == t && LK[k].to == t2) ||
+            (LK[k].from == t2 && LK[k].to == t))
+          n++;
+        else
+          LK[k - n] = LK[k];
+      nlk -= n;
+      FZ_ASSERT(removed == n);
+      break;
+    }
+    if (t == t2) {
+      FZ_ASSERT(astar_grid_link(&grid, x, y, x2, y2, c, (int)(fl & 1)) ==
+                ASTAR_EINVAL);
+      return; /* no edit */
+    }
+    if (nlk + 2 > NLINK) return; /* the model is full: no edit */
+    FZ_ASSERT(astar_grid_link(&grid, x, y, x2, y2, c, (int)(fl & 1)) ==
+              ASTAR_OK);
+    for (dirs = 0; dirs < ((fl & 1) ? 2 : 1); dirs++) {
+      int a = dirs ? t2 : t, b = dirs ? t : t2;
+      for (k = 0; k < nlk; k++)
+        if (LK[k].from == a && LK[k].to == b) break;
+      if (k == nlk) nlk++;
+      LK[k].from = a;
+      LK[k].to = b;
+      LK[k].cost = c;
+    }
+    break;
+  }
+  default: { /* overlay lists: (x: counts) then pairs, triples */
+    size_t i;
+    ov_navoid = (size_t)x % NOV;
+    ov_nextra = (size_t)y % NOV;
+    for (i = 0; i < ov_navoid; i++) {
+      ov_avoid[2 * i] = (int32_t)(fz_byte(rd) % (unsigned)W);
+      ov_avoid[2 * i + 1] = (int32_t)(fz_byte(rd) % (unsigned)H);
+    }
+    for (i = 0; i < ov_nextra; i++) {
+      ov_extra[2 * i] = (int32_t)(fz_byte(rd) % (unsigned)W);
+      ov_extra[2 * i + 1] = (int32_t)(fz_byte(rd) % (unsigned)H);
+      ov_cost[i] = ECOSTS[fz_byte(rd) % 4];
+    }
+    TRACE("overlay lists: %u avoided, %u extra\n", (unsigned)ov_navoid,
+          (unsigned)ov_nextra);
+    return; /* no edit of the map */
+  }
+  }
+  memset(fresh, 0, sizeof fresh);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_reader rd;
   unsigned b2;
@@ -526,17 +824,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   H = (int)(fz_byte(&rd) % SIDE) + 1;
   b2 = fz_byte(&rd);
   diag = (int)(b2 & 3);
+  hex = (b2 & 64) != 0;
   fail_k = (b2 >> 3) & 7;
-  TRACE("%d x %d, rule %d, steps %s, fail %u\n", W, H, diag,
-        b2 & 4 ? "2/3" : "1/sqrt2", fail_k);
+  len_card = b2 & 4 ? 2.0 : 1.0;
+  len_diag = b2 & 4 ? 3.0 : sqrt(2.0);
+  TRACE("%d x %d, rule %d, steps %s, fail %u%s\n", W, H, diag,
+        b2 & 4 ? "2/3" : "1/sqrt2", fail_k, hex ? ", hex" : "");
   memset(wall, 0, sizeof wall);
-  for (k = 0; k < NMAX; k++) cost[k] = 1.0f;
+  memset(terrain, 0, sizeof terrain);
+  memset(U, 0, sizeof U);
+  nlk = 0;
+  ov_navoid = ov_nextra = 0;
+  for (k = 0; k < NMAX; k++) cost[k] = 1.0f, height[k] = 0.0f;
   FZ_ASSERT(astar_grid_init(&grid, W, H, fz_alloc, &heap) == ASTAR_OK);
-  FZ_ASSERT(astar_grid_set_movement(&grid, diag, b2 & 4 ? 2.0 : 1.0,
-                                    b2 & 4 ? 3.0 : sqrt(2.0)) == ASTAR_OK);
+  FZ_ASSERT(astar_grid_set_movement(&grid, hex ? ASTAR_DIAG_HEX : diag,
+                                    len_card, len_diag) == ASTAR_OK);
   for (k = 0; k < NF; k++) {
     astar_field_init(&F[k], fz_alloc, &fheap);
     fresh[k] = 0;
+    memset(&R[k], 0, sizeof R[k]);
+    R[k].size = 1;
   }
   for (k = 0; k < W * H; k += 8) {
     unsigned bits = fz_byte(&rd), j;
@@ -548,7 +855,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   while (rd.n > 0 && ops++ < 48) {
-    switch (fz_byte(&rd) % 7) {
+    unsigned op = fz_byte(&rd);
+    if (op >= 224) { /* the map's other layers, links, overlay lists */
+      edit(&rd, (op - 224) % 5);
+      continue;
+    }
+    switch (op % 7) {
     case 0:
       x = (int32_t)(fz_byte(&rd) % (unsigned)W);
       y = (int32_t)(fz_byte(&rd) % (unsigned)H);

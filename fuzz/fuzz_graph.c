@@ -44,9 +44,10 @@
  *  - a field: a node has a value exactly when the reference (multi-source
  *    Dijkstra from the enabled goals with their start values, over edges
  *    as they point for "from" and against them for "to") gives it one
- *    within max_cost, and the value is the reference's; each node's step
- *    is an edge of the model to a node with a value, its cost the edge's,
- *    and value = next's value + step; a node with no step is a goal at
+ *    within max_cost, and the value is the reference's (within 1e-9 of
+ *    the largest of it and the start values); each node's step is an
+ *    edge of the model to a node with a value, its cost the edge's, and
+ *    value = next's value + step exactly; a node with no step is a goal at
  *    its own start value.
  */
 #include "fuzz_common.h"
@@ -366,10 +367,10 @@ static void query(fz_reader *rd, unsigned fail) {
 /* ---- fields ---- */
 
 static void make_field(fz_reader *rd, unsigned fail) {
-  static const double VALUES[8] = {0, 0, 1, 2.5, -1, 10, 0.5, 3};
+  static const double VALUES[8] = {0, -1e6, 1, 2.5, -1, 10, 0.5, 3e8};
   astar_graph_field_query q;
   uint32_t goals[3], a;
-  double values[3];
+  double values[3], vmax = 0.0;
   unsigned d = fz_byte(rd), k = fz_byte(rd) % 3 + 1, v, m, i;
   int rc;
   for (i = 0; i < 3; i++) goals[i] = fz_byte(rd);
@@ -385,6 +386,8 @@ static void make_field(fz_reader *rd, unsigned fail) {
   q.values = v & 128 ? values : NULL;
   if (q.values == NULL)
     for (i = 0; i < k; i++) values[i] = 0.0;
+  for (i = 0; i < k; i++)
+    if (fabs(values[i]) > vmax) vmax = fabs(values[i]);
   q.max_cost = m & 1 ? COSTS[(m >> 1) & 15] * 3.0 : HUGE_VAL;
   q.direction = d & 1 ? ASTAR_FIELD_FROM : ASTAR_FIELD_TO;
   prepare(0);
@@ -407,7 +410,11 @@ static void make_field(fz_reader *rd, unsigned fail) {
     int want = dist[a] < HUGE_VAL && dist[a] <= q.max_cost;
     FZ_ASSERT(astar_graph_field_has(&field, a) == want);
     if (!want) continue;
-    FZ_ASSERT(fabs(field.value[a] - dist[a]) <= 1e-9 * fabs(dist[a]) + 1e-12);
+    /* the same sums in another order: within their rounding, relative
+     * to the largest term (a start value far from 0 rounds the costs
+     * added to it) */
+    FZ_ASSERT(fabs(field.value[a] - dist[a]) <=
+              1e-9 * (fabs(dist[a]) > vmax ? fabs(dist[a]) : vmax) + 1e-12);
     if (field.next[a] == UINT32_MAX) {
       int goal = 0;
       for (i = 0; i < k; i++)
@@ -418,8 +425,9 @@ static void make_field(fz_reader *rd, unsigned fail) {
       double c = q.direction == ASTAR_FIELD_TO ? M.cost[a][b] : M.cost[b][a];
       FZ_ASSERT(b < M.n && astar_graph_field_has(&field, b));
       FZ_ASSERT(c >= 0.0 && field.step[a] == c);
-      FZ_ASSERT(fabs(field.value[a] - (field.value[b] + c)) <=
-                1e-9 * fabs(field.value[a]) + 1e-12);
+      /* the step the build chose: the value it gave a, exactly (values
+       * and steps are doubles, a's value was next's plus the edge) */
+      FZ_ASSERT(field.value[a] == field.value[b] + c);
     }
   }
   check_model();

@@ -230,3 +230,35 @@ put("field", "fourway_levels", [9, 6, 0x03 | 0x04, 0x10, 0x02, 0x00, 0x40,
     + [F_FIELD] + ff(0, [(0, 0), (9, 6)]) + [F_FIELD] + ff(3, [(4, 3)], 0, 3)
     + [F_COST, 2, 2, 7, F_FIELD] + ff(0, [(0, 0), (9, 6)], 0x80 | 0x08)
     + [F_FLEE, 4, 0, F_FIELD] + ff(2, [(9, 0)], 0, 0, 1) + [F_SUM, 1 | 2, 0, 3])
+# the map's other layers (opcode bytes 224 + e, see fuzz_field.c): terrain
+# x y c, height x y h, a unit class u _ m0 m1 m2 m3 r, a link x1 y1 x2 y2
+# c f, the overlay lists na ne + pairs + triples; a build's d bits 2-3
+# pick the unit, bit 4 the avoid list, bit 5 the extra costs
+E_TERRAIN, E_HEIGHT, E_UNIT, E_LINK, E_LISTS = range(224, 229)
+# unit classes with terrain, heights (climb, descend, limits): both
+# directions, flee and a rescanned sum under unit 1
+put("field", "units_heights", [7, 7, 0x01] + room
+    + [E_TERRAIN, 2, 2, 1, E_TERRAIN, 3, 2, 2, E_TERRAIN, 4, 5, 3]
+    + [E_HEIGHT, 1, 1, 1, E_HEIGHT, 2, 1, 2, E_HEIGHT, 5, 5, 6]
+    + [E_HEIGHT, 6, 6, 4, E_HEIGHT, 3, 0, 7]
+    + [E_UNIT, 1, 0, 0, 2, 3, 1, 0x01 | (3 << 2) | (2 << 4)]
+    + [E_UNIT, 2, 0, 5, 1, 0, 7, 0x02 | (1 << 2) | (3 << 6)]
+    + [F_FIELD] + ff(4, [(0, 0), (7, 7)]) + [F_FIELD] + ff(2 | 1 | 8, [(6, 1)])
+    + [F_FLEE, 0, 0, F_SUM, 1 | 2, 0, 3, F_FIELD] + ff(4 | 1, [(6, 0)], 0, 0, 1)
+    + [F_FLEE, 2 | 4, 6])
+# links (one-way, both ways, cost 0, an unlink) with avoid and extra costs
+put("field", "links_overlays", [9, 6, 0x00, 0x00, 0x10, 0x00, 0x00, 0x10,
+                                0x00, 0x00, 0x10, 0x00]
+    + [E_LINK, 0, 0, 9, 6, 1, 0, E_LINK, 2, 5, 8, 1, 2, 1]
+    + [E_LINK, 5, 0, 5, 6, 1, 1, E_LINK, 1, 1, 1, 1, 0, 0]
+    + [E_LISTS, 3, 2, 1, 0, 0, 1, 4, 4, 8, 6, 0, 2, 2, 1]
+    + [F_FIELD] + ff(16 | 32, [(0, 0), (4, 4)]) + [F_FIELD] + ff(2 | 1 | 16 | 32, [(9, 6)])
+    + [F_FLEE, 1, 0, F_SUM, 1 | 2 | 4, 0, 7, F_FIELD] + ff(16, [(8, 1)], 0, 0, 1)
+    + [E_LINK, 5, 0, 5, 6, 0, 2, F_FIELD] + ff(1 | 32, [(9, 0)], 0, 0x40))
+# a hex grid: units, heights, a link, sizes 1 and 2
+put("field", "hex", [8, 6, 0x40 | 0x04, 0x00, 0x02, 0x00, 0x00, 0x40, 0x00,
+                     0x00, 0x00]
+    + [E_TERRAIN, 3, 3, 1, E_HEIGHT, 4, 4, 2, E_UNIT, 3, 0, 0, 1, 2, 4, 0x05]
+    + [F_FIELD] + ff(0, [(0, 0)]) + [F_FIELD] + ff(2 | 1 | 12, [(8, 6)], 0, 0x40)
+    + [F_FLEE, 0, 0, F_SUM, 1 | 2, 0, 3, F_FIELD] + ff(0, [(4, 3)], 0, 0, 1)
+    + [E_LINK, 0, 6, 8, 0, 3, 0, F_FIELD] + ff(2 | 12, [(8, 0)]))
