@@ -455,6 +455,37 @@ describe("find_path with size", function()
     assert.is_true(g:clearance(x, y) >= 2)
   end)
 
+  it("avoid and extra_cost apply to a big unit's top-left tile (docs/api.md)",
+     function()
+    local g = astar.from_string("......\n......\n......\n......")
+    local straight = { 1, 1, 2, 1, 3, 1, 4, 1, 5, 1 }
+    -- (3, 2) lies under the footprint of the straight path, never top-left
+    local p, c = g:find_path(1, 1, 5, 1, { size = 2, avoid = { 3, 2 } })
+    assert.are.same(straight, p)
+    assert.are.equal(4, c)
+    p, c = g:find_path(1, 1, 5, 1, { size = 2, extra_cost = { 3, 2, 10 } })
+    assert.are.same(straight, p)
+    assert.are.equal(4, c)
+    -- the documented way to keep the footprint off (3, 2): every top-left
+    -- position that covers it
+    local cover = {}
+    for j = 0, 1 do
+      for i = 0, 1 do
+        cover[#cover + 1] = 3 - i
+        cover[#cover + 1] = 2 - j
+      end
+    end
+    p = g:find_path(1, 1, 5, 1, { size = 2, avoid = cover })
+    assert.truthy(p)
+    for k = 1, #p - 1, 2 do -- no footprint covers (3, 2)
+      local x, y = p[k], p[k + 1]
+      assert.is_false(x <= 3 and 3 <= x + 1 and y <= 2 and 2 <= y + 1,
+        ("(%d, %d) covers (3, 2)"):format(x, y))
+    end
+    assert.are.equal(5, p[#p - 1])
+    assert.are.equal(1, p[#p])
+  end)
+
   it("rejects bad sizes", function()
     local g = astar.new(10, 6)
     local function err(f) return helpers.error_of(f) end
