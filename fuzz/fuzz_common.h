@@ -273,6 +273,17 @@ static inline size_t fz_split(const char *s, size_t n, fz_line *out,
   return count;
 }
 
+/* A unit class as astar.h defines it, for the reference models of
+ * fuzz_search.c and fuzz_field.c: terrain multipliers (0: impassable) for
+ * FZ_NTERRAIN terrains, climb / descend costs per unit of rise / drop,
+ * and the largest rise and drop a step may take. */
+#define FZ_NTERRAIN 4
+typedef struct {
+  int defined;
+  float mult[FZ_NTERRAIN];
+  double climb, descend, max_climb, max_drop;
+} fz_unit_model;
+
 typedef struct {
   int rc, code;
   int32_t line, column, expected, got;

@@ -115,7 +115,7 @@
 #define NMAX (SIDE * SIDE)
 #define NF 3
 #define NUNIT 4
-#define NTERRAIN 4
+#define NTERRAIN FZ_NTERRAIN
 #define NLINK 24
 #define NOV 6
 
@@ -129,13 +129,7 @@ static const float HEIGHTS[8] = {0, 1, 2, 3, -1, 0.5f, 5, -2};
 static const double LCOSTS[8] = {1, 0, 2, 0.5, 5, 3, 0.25, 10};
 static const double ECOSTS[4] = {1, 0.5, 2, 0};
 
-/* A unit class as astar.h defines it: terrain multipliers (0:
- * impassable), climb / descend costs per unit of rise / drop, limits. */
-typedef struct {
-  int defined;
-  float mult[NTERRAIN];
-  double climb, descend, max_climb, max_drop;
-} unit_model;
+typedef fz_unit_model unit_model; /* fuzz_common.h */
 
 /* A grid link (astar_grid_link): a move from -> to at its own cost. */
 typedef struct {

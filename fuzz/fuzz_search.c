@@ -114,7 +114,7 @@ static const double LENGTHS[8][2] = {
 
 static const double WEIGHTS[8] = {1, 1, 1, 1.25, 1.5, 2, 8, 1e9};
 
-#define NTERRAIN 4
+#define NTERRAIN FZ_NTERRAIN
 #define NUNIT 4
 
 /* Unit multipliers: 0 is impassable; the rest exact in float. */
@@ -122,11 +122,7 @@ static const float MULTS[8] = {0, 1, 2, 0.5f, 3, 0.25f, 1, 8};
 static const double CLIMBS[4] = {0, 0.5, 1, 3};
 static const double LIMITS[4] = {INFINITY, 0, 1, 2};
 
-typedef struct {
-  int defined;
-  float mult[NTERRAIN];
-  double climb, descend, max_climb, max_drop;
-} unit_model;
+typedef fz_unit_model unit_model; /* fuzz_common.h */
 
 typedef struct {
   int32_t w, h;
