@@ -655,10 +655,8 @@ end
 -- starting at once may both pick the same one: each process starts its
 -- search at a number of its own (from its tag), 100..29,999.
 function helpers.xvfb_run()
-  local h = 0
-  for i = 1, #helpers.unique_tag() do
-    h = (h * 31 + helpers.unique_tag():byte(i)) % 29900
-  end
+  local name, h = helpers.unique_tag(), 0
+  for i = 1, #name do h = (h * 31 + name:byte(i)) % 29900 end
   return ("xvfb-run -a -n %d -s '-screen 0 1280x800x24' "):format(100 + h)
 end
 
