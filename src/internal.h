@@ -151,6 +151,16 @@ static inline void astar__octile_runs(int32_t dx, int32_t dy, unsigned *dd,
   *ds = ax > ay ? astar__dir_of(dx, 0) : astar__dir_of(0, dy);
 }
 
+/* The same for the move from tile a to tile b of g. */
+static inline void astar__tile_runs(const astar_grid *g, uint32_t a,
+                                    uint32_t b, unsigned *dd, int32_t *nd,
+                                    unsigned *ds, int32_t *ns) {
+  uint32_t stride = (uint32_t)g->stride;
+  astar__octile_runs((int32_t)(b % stride) - (int32_t)(a % stride),
+                     (int32_t)(b / stride) - (int32_t)(a / stride), dd, nd,
+                     ds, ns);
+}
+
 /* Can one step in direction d leave tile t of g, whose passable tiles
  * are the bits pass (the corner rule included)? */
 static inline int astar__step_open(const astar_grid *g, const uint64_t *pass,

@@ -110,12 +110,8 @@ static uint32_t run_dir(const astar__view *V, unsigned d, uint32_t x, uint32_t y
   }
 }
 
-static inline int is_open(const uint64_t *bm, uint32_t i) {
-  return (int)((bm[i >> 6] >> (i & 63u)) & 1u);
-}
-
 static inline int stops(const astar__view *V, uint32_t i) {
-  return i == V->extra || is_open(V->sub, i);
+  return i == V->extra || astar__bit(V->sub, i);
 }
 
 /* The tiles a scan from s reaches directly: every subgoal (or the extra
@@ -132,7 +128,7 @@ int astar__subgoal_scan(const astar__view *V, uint32_t s, astar__add_fn add,
   for (d = 0; d < 4; d++) {
     static const unsigned card[4] = {ASTAR_N, ASTAR_E, ASTAR_S, ASTAR_W};
     run_dir(V, card[d], sx, sy, &stop);
-    if (is_open(V->pass, stop) && (st = add(ud, stop)) != ASTAR_OK)
+    if (astar__bit(V->pass, stop) && (st = add(ud, stop)) != ASTAR_OK)
       return st;
   }
   for (d = 0; d < 4; d++) {
@@ -145,9 +141,9 @@ int astar__subgoal_scan(const astar__view *V, uint32_t s, astar__add_fn add,
     int64_t maxv = (int64_t)run_dir(V, cv, sx, sy, &stop) - 1;
     uint32_t p = s, x = sx, y = sy;
     for (;;) {
-      if (!is_open(V->pass, (uint32_t)((int32_t)p + dx)) ||
-          !is_open(V->pass, (uint32_t)((int32_t)p + vstep)) ||
-          !is_open(V->pass, (uint32_t)((int32_t)p + vstep + dx)))
+      if (!astar__bit(V->pass, (uint32_t)((int32_t)p + dx)) ||
+          !astar__bit(V->pass, (uint32_t)((int32_t)p + vstep)) ||
+          !astar__bit(V->pass, (uint32_t)((int32_t)p + vstep + dx)))
         break;
       p = (uint32_t)((int32_t)p + vstep + dx);
       x = (uint32_t)((int32_t)x + dx);
@@ -158,7 +154,7 @@ int astar__subgoal_scan(const astar__view *V, uint32_t s, astar__add_fn add,
       }
       if (maxh >= 0) {
         int64_t j = (int64_t)run_dir(V, ch, x, y, &stop) - 1;
-        if (j <= maxh && is_open(V->pass, stop)) {
+        if (j <= maxh && astar__bit(V->pass, stop)) {
           if ((st = add(ud, stop)) != ASTAR_OK) return st;
           j--;
         }
@@ -166,7 +162,7 @@ int astar__subgoal_scan(const astar__view *V, uint32_t s, astar__add_fn add,
       }
       if (maxv >= 0) {
         int64_t j = (int64_t)run_dir(V, cv, x, y, &stop) - 1;
-        if (j <= maxv && is_open(V->pass, stop)) {
+        if (j <= maxv && astar__bit(V->pass, stop)) {
           if ((st = add(ud, stop)) != ASTAR_OK) return st;
           j--;
         }
@@ -342,12 +338,10 @@ int astar_subgoal_is_jumps(const astar_grid *g, int unit) {
  * included)? */
 static int diagonal_first(const astar_grid *g, const uint64_t *pass,
                           uint32_t a, uint32_t b) {
-  uint32_t stride = (uint32_t)g->stride, t = a;
+  uint32_t t = a;
   unsigned dd, ds;
   int32_t nd, ns, k;
-  astar__octile_runs((int32_t)(b % stride) - (int32_t)(a % stride),
-                     (int32_t)(b / stride) - (int32_t)(a / stride), &dd, &nd,
-                     &ds, &ns);
+  astar__tile_runs(g, a, b, &dd, &nd, &ds, &ns);
   for (k = 0; k < nd + ns; k++) {
     unsigned d = k < nd ? dd : ds;
     if (!astar__step_open(g, pass, t, d)) return 0;
@@ -416,9 +410,9 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
         int32_t ox = dd == ASTAR_NE || dd == ASTAR_SE ? 1 : -1;
         int32_t oy = dd == ASTAR_SE || dd == ASTAR_SW ? (int32_t)stride
                                                       : -(int32_t)stride;
-        if (!is_open(J.passable, (uint32_t)((int32_t)t + ox + oy)) &&
-            is_open(J.passable, (uint32_t)((int32_t)t + ox)) &&
-            is_open(J.passable, (uint32_t)((int32_t)t + oy))) {
+        if (!astar__bit(J.passable, (uint32_t)((int32_t)t + ox + oy)) &&
+            astar__bit(J.passable, (uint32_t)((int32_t)t + ox)) &&
+            astar__bit(J.passable, (uint32_t)((int32_t)t + oy))) {
           uint32_t tt = x * tstride + y;
           s->bits[t >> 6] |= (uint64_t)1 << (t & 63u);
           s->bits_t[tt >> 6] |= (uint64_t)1 << (tt & 63u);

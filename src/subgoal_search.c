@@ -21,10 +21,6 @@
 
 #define NONE UINT32_MAX
 
-static inline int is_open(const uint64_t *bm, uint32_t i) {
-  return (int)((bm[i >> 6] >> (i & 63u)) & 1u);
-}
-
 /* A node's stamp in the scratch (astar__sgx): its query's tag (the
  * generation << 4) and flags. */
 #define NEAR_GOAL 1u /* the goal's scan reached the node */
@@ -43,7 +39,7 @@ static inline uint32_t tile_of(const astar__run *R, uint32_t v) {
 
 /* The node of a tile a scan reached (a subgoal or the goal), else NONE. */
 static uint32_t node_of(const astar__run *R, uint32_t tile) {
-  if (is_open(R->sg->bits, tile)) return astar__subgoal_id(R->sg, tile);
+  if (astar__bit(R->sg->bits, tile)) return astar__subgoal_id(R->sg, tile);
   return tile == R->goal ? R->gid : NONE;
 }
 
@@ -207,9 +203,9 @@ int astar__subgoal_start(astar__run *R) {
      explored tiles and the path walk */
   R->gtag = z->generation << 5;
   R->tag = ctx->explored_tag = astar__next_generation(ctx);
-  R->sid = is_open(sg->bits, R->start) ? astar__subgoal_id(sg, R->start)
+  R->sid = astar__bit(sg->bits, R->start) ? astar__subgoal_id(sg, R->start)
                                        : sg->nsub;
-  R->gid = is_open(sg->bits, R->goal) ? astar__subgoal_id(sg, R->goal)
+  R->gid = astar__bit(sg->bits, R->goal) ? astar__subgoal_id(sg, R->goal)
            : R->start == R->goal        ? R->sid
                                         : sg->nsub + 1u;
   view_run(R, &V);
@@ -373,12 +369,7 @@ static void unfold_edge(astar__run *R, uint32_t a, uint32_t b, uint32_t ia,
     unfold_edge(R, c, b, ic, ib, eb, 0, g, len, w);
     return;
   }
-  {
-    uint32_t stride = (uint32_t)G->stride;
-    astar__octile_runs((int32_t)(b % stride) - (int32_t)(a % stride),
-                       (int32_t)(b / stride) - (int32_t)(a / stride), &dd,
-                       &nd, &ds, &ns);
-  }
+  astar__tile_runs(G, a, b, &dd, &nd, &ds, &ns);
   first = dd;
   second = ds;
   n1 = nd;
