@@ -92,7 +92,8 @@
  * A flee or sum of a field built before an edit of the map is run for its
  * memory safety only (the reference models fresh fields).  Not covered:
  * tile callbacks (Lua only), overlays with units larger than one tile
- * (astar.h does not say what an avoided tile does to a footprint).
+ * (docs/api.md: they act on the top-left tile only, spec/clearance_spec
+ * checks it; the diagonal rule's view of them is not modelled here).
  *
  * Two core bugs it found at once (fixed; fuzz/regressions/field): a ring
  * build's order[] was taken as sorted (within() stopped early and missed
@@ -488,8 +489,7 @@ static void build(fz_reader *rd, int failing) {
   for (i = 0; i < 3; i++)
     values[i] = v & 128 ? VALUES[(v >> (2 * i)) & 7] : 0.0;
   if (!U[u].defined) u = 0;
-  /* the rules; overlays for one-tile units only (astar.h leaves what an
-   * avoided tile does to a larger unit's footprint unsaid) */
+  /* the rules; overlays for one-tile units only (see the header) */
   r->unit = u;
   r->size = s;
   r->navoid = r->nextra = 0;
