@@ -121,7 +121,18 @@ local function check_queries(rng, m, g, seed, n)
              where .. (": cost %.17g, reference %.17g"):format(cost, want))
       helpers.check_path(desc, path, sx, sy, gx, gy)
     end
-    if stats.heuristic == "landmarks" then used = used + 1 end
+    if stats.heuristic == "landmarks" then
+      used = used + 1
+      -- the landmark bound is consistent: the bucket queue runs, and the
+      -- heap (asked for) finds the same cost with the same heuristic
+      assert.are.equal("bucket", stats.open_list, where)
+      local ph, ch = g:find_path(sx, sy, gx, gy,
+        { unit = opts.unit, open_list = "heap", stats = stats })
+      assert.are.equal("landmarks", stats.heuristic, where)
+      assert.are.equal("heap", stats.open_list, where)
+      assert((ph == nil) == (path == nil), where)
+      if ph then assert(helpers.close(ch, cost, 1e-9), where) end
+    end
     -- the same query without them: the same cost
     local p2, c2 = g:find_path(sx, sy, gx, gy,
       { unit = opts.unit, landmarks = false, stats = stats })

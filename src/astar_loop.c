@@ -209,6 +209,8 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       gu = top.g;
       base = R->n[0];
       n--;
+      if ((mode & MODE_LM) && base > 0) /* the next unless u adds one */
+        astar__lm_prefetch(S, R->b0[base - 1].node);
     } else {
       u = heap[0].node;
       gu = heap[0].g;
@@ -456,6 +458,11 @@ RUN_AS(run_landmarks, MODE_LM)
 RUN_AS(run_landmarks_height, MODE_LM | MODE_HEIGHT)
 RUN_AS(run_bucket, MODE_BUCKET)
 RUN_AS(run_bucket_height, MODE_BUCKET | MODE_HEIGHT)
+#define MODE_BLM (MODE_BUCKET | MODE_LM) /* landmarks on the bucket queue */
+RUN_AS(run_blm, MODE_BLM)
+RUN_AS(run_blm_height, MODE_BLM | MODE_HEIGHT)
+RUN_AS(run_blm_peak, MODE_BLM | MODE_PEAK)
+RUN_AS(run_blm_height_peak, MODE_BLM | MODE_HEIGHT | MODE_PEAK)
 RUN_AS(run_sliced_bucket, MODE_BUCKET | MODE_BUDGET)
 RUN_AS(run_bucket_peak, MODE_BUCKET | MODE_PEAK) /* a stats table asked */
 RUN_AS(run_bucket_uniform, MODE_BUCKET | MODE_UNIFORM)
@@ -642,11 +649,11 @@ int astar__loop_start(astar__run *S) {
     r->landmarks = 1;
   }
   /* the bucket queue where its order is the heap's: keys that never go
-   * down (the default heuristic, consistent: weight 1, no callbacks, no
-   * links) and no rule of the options on the order */
+   * down (the default heuristic or landmarks, consistent: weight 1, no
+   * callbacks, no links) and no rule of the options on the order */
   if (q->open_list == ASTAR_OPEN_AUTO && q->heuristic == ASTAR_H_DEFAULT &&
       q->weight == 1.0 &&
-      !(mode & ~(MODE_HEIGHT | MODE_PEAK | MODE_OVERLAY))) {
+      !(mode & ~(MODE_HEIGHT | MODE_PEAK | MODE_OVERLAY | MODE_LM))) {
     if ((st = astar__context_radix(ctx)) != ASTAR_OK) return st;
     mode |= MODE_BUCKET;
     r->bucket = 1;
@@ -737,6 +744,9 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
       st = run_bucket(S, budget);
     else if (mode == (MODE_BUCKET | MODE_HEIGHT))
       st = run_bucket_height(S, budget);
+    else if ((mode & ~(MODE_HEIGHT | MODE_PEAK)) == MODE_BLM)
+      st = (mode & MODE_HEIGHT) ? ((mode & MODE_PEAK) ? run_blm_height_peak(S, budget) : run_blm_height(S, budget))
+                                : ((mode & MODE_PEAK) ? run_blm_peak(S, budget) : run_blm(S, budget));
     else if ((mode & ~MODE_UNIFORM) == (MODE_BUCKET | MODE_BUDGET))
       st = run_sliced_bucket(S, budget); /* reads the tiles' costs */
     else if (mode == (MODE_BUCKET | MODE_UNIFORM))

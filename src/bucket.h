@@ -49,13 +49,6 @@ static inline unsigned astar__low_bit64(uint64_t x) {
 }
 #endif
 
-/* The push runs once per generated node: inlined into the loop. */
-#if defined(__GNUC__) || defined(__clang__)
-#define ASTAR__HOT_INLINE static inline __attribute__((always_inline))
-#else
-#define ASTAR__HOT_INLINE static inline
-#endif
-
 #define ASTAR__RADIX_DIGIT (((uint64_t)1 << ASTAR__RADIX_BITS) - 1)
 
 /* Bucket 0: key at most last; else level l (the highest group of BITS

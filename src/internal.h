@@ -36,6 +36,14 @@
 #include <string.h>
 #include <math.h>
 
+/* What runs once per generated node (the bucket queue's push, the
+ * landmark heuristic): inlined into the loops that call it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ASTAR__HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define ASTAR__HOT_INLINE static inline
+#endif
+
 /* a * b, or 0 when it overflows size_t */
 static inline size_t astar__mul_size(size_t a, size_t b) {
   if (a != 0 && b > SIZE_MAX / a) return 0;
@@ -663,8 +671,8 @@ int astar__landmarks_start(astar__run *S);
 /* The landmark heuristic of tile v at (x, y): the largest of the
  * landmarks' bounds and the default heuristic's (landmarks.c says why it
  * is consistent). */
-static inline double astar__h_landmarks(const astar__run *S, uint32_t v, int32_t x,
-                                 int32_t y) {
+ASTAR__HOT_INLINE double astar__h_landmarks(const astar__run *S, uint32_t v,
+                                            int32_t x, int32_t y) {
   const uint32_t *d = S->lm_dist + ((size_t)y * S->lm_width + (size_t)x) *
                                        S->lm_k;
   const uint32_t *goal = S->lm_goal;
