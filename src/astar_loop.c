@@ -448,9 +448,10 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
 /* One instantiation of the loop per common mode (run_any: the rest). */
 #define RUN_AS(name, m) \
   static NOINLINE int name(astar__run *S, uint32_t b) { return run(S, m, b); }
+#define MODE_BLM (MODE_BUCKET | MODE_LM) /* landmarks on the bucket queue */
 RUN_AS(run_plain, 0)
 RUN_AS(run_height, MODE_HEIGHT)
-RUN_AS(run_peak, MODE_PEAK)
+RUN_AS(run_peak, MODE_PEAK) /* a stats table asked */
 RUN_AS(run_overlay, MODE_OVERLAY)
 RUN_AS(run_sliced, MODE_BUDGET)
 RUN_AS(run_sliced_height, MODE_HEIGHT | MODE_BUDGET)
@@ -458,15 +459,32 @@ RUN_AS(run_landmarks, MODE_LM)
 RUN_AS(run_landmarks_height, MODE_LM | MODE_HEIGHT)
 RUN_AS(run_bucket, MODE_BUCKET)
 RUN_AS(run_bucket_height, MODE_BUCKET | MODE_HEIGHT)
-#define MODE_BLM (MODE_BUCKET | MODE_LM) /* landmarks on the bucket queue */
 RUN_AS(run_blm, MODE_BLM)
 RUN_AS(run_blm_height, MODE_BLM | MODE_HEIGHT)
 RUN_AS(run_blm_peak, MODE_BLM | MODE_PEAK)
 RUN_AS(run_blm_height_peak, MODE_BLM | MODE_HEIGHT | MODE_PEAK)
-RUN_AS(run_sliced_bucket, MODE_BUCKET | MODE_BUDGET)
-RUN_AS(run_bucket_peak, MODE_BUCKET | MODE_PEAK) /* a stats table asked */
+RUN_AS(run_sliced_bucket, MODE_BUCKET | MODE_BUDGET) /* reads the costs */
+RUN_AS(run_bucket_peak, MODE_BUCKET | MODE_PEAK)
 RUN_AS(run_bucket_uniform, MODE_BUCKET | MODE_UNIFORM)
 RUN_AS(run_bucket_uniform_peak, MODE_BUCKET | MODE_UNIFORM | MODE_PEAK)
+static const struct {
+  int mode;
+  int (*run)(astar__run *S, uint32_t b);
+} loops[] = {
+  {0, run_plain}, {MODE_HEIGHT, run_height}, {MODE_PEAK, run_peak},
+  {MODE_OVERLAY, run_overlay}, {MODE_BUDGET, run_sliced},
+  {MODE_HEIGHT | MODE_BUDGET, run_sliced_height},
+  {MODE_LM, run_landmarks}, {MODE_LM | MODE_HEIGHT, run_landmarks_height},
+  {MODE_BUCKET, run_bucket}, {MODE_BUCKET | MODE_HEIGHT, run_bucket_height},
+  {MODE_BLM, run_blm}, {MODE_BLM | MODE_HEIGHT, run_blm_height},
+  {MODE_BLM | MODE_PEAK, run_blm_peak},
+  {MODE_BLM | MODE_HEIGHT | MODE_PEAK, run_blm_height_peak},
+  {MODE_BUCKET | MODE_BUDGET, run_sliced_bucket},
+  {MODE_BUCKET | MODE_BUDGET | MODE_UNIFORM, run_sliced_bucket},
+  {MODE_BUCKET | MODE_UNIFORM, run_bucket_uniform},
+  {MODE_BUCKET | MODE_PEAK, run_bucket_peak},
+  {MODE_BUCKET | MODE_UNIFORM | MODE_PEAK, run_bucket_uniform_peak},
+};
 static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
 }
@@ -724,39 +742,10 @@ int astar__loop_step(astar__run *S, uint32_t budget) {
   for (;;) {
     uint32_t before = S->expanded;
     int mode = S->mode | (budget != 0 ? MODE_BUDGET : 0);
-    if (mode == 0)
-      st = run_plain(S, budget);
-    else if (mode == MODE_HEIGHT)
-      st = run_height(S, budget);
-    else if (mode == MODE_PEAK)
-      st = run_peak(S, budget);
-    else if (mode == MODE_OVERLAY)
-      st = run_overlay(S, budget);
-    else if (mode == MODE_BUDGET)
-      st = run_sliced(S, budget);
-    else if (mode == (MODE_HEIGHT | MODE_BUDGET))
-      st = run_sliced_height(S, budget);
-    else if (mode == MODE_LM)
-      st = run_landmarks(S, budget);
-    else if (mode == (MODE_LM | MODE_HEIGHT))
-      st = run_landmarks_height(S, budget);
-    else if (mode == MODE_BUCKET)
-      st = run_bucket(S, budget);
-    else if (mode == (MODE_BUCKET | MODE_HEIGHT))
-      st = run_bucket_height(S, budget);
-    else if ((mode & ~(MODE_HEIGHT | MODE_PEAK)) == MODE_BLM)
-      st = (mode & MODE_HEIGHT) ? ((mode & MODE_PEAK) ? run_blm_height_peak(S, budget) : run_blm_height(S, budget))
-                                : ((mode & MODE_PEAK) ? run_blm_peak(S, budget) : run_blm(S, budget));
-    else if ((mode & ~MODE_UNIFORM) == (MODE_BUCKET | MODE_BUDGET))
-      st = run_sliced_bucket(S, budget); /* reads the tiles' costs */
-    else if (mode == (MODE_BUCKET | MODE_UNIFORM))
-      st = run_bucket_uniform(S, budget);
-    else if (mode == (MODE_BUCKET | MODE_PEAK))
-      st = run_bucket_peak(S, budget);
-    else if (mode == (MODE_BUCKET | MODE_UNIFORM | MODE_PEAK))
-      st = run_bucket_uniform_peak(S, budget);
-    else
-      st = run_any(S, mode, budget);
+    size_t k = 0;
+    while (k < sizeof loops / sizeof loops[0] && loops[k].mode != mode) k++;
+    st = k < sizeof loops / sizeof loops[0] ? loops[k].run(S, budget)
+                                            : run_any(S, mode, budget);
     r->peak_open = S->peak > r->peak_open ? S->peak : r->peak_open;
     if (st != ASTAR_OK) break; /* suspended, or an error */
     if (!S->found && !S->cut && S->best_total < HUGE_VAL)
