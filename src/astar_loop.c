@@ -209,11 +209,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
       gu = top.g;
       base = R->n[0];
       n--;
-      if (mode & MODE_LM) astar__lm_prefetch(S, u);
-      if ((mode & MODE_LM) && base > 0) /* the next unless u adds one */
-        astar__lm_prefetch(S, R->b0[base - 1].node);
-      if ((mode & MODE_LM) && base > 1)
-        astar__lm_prefetch(S, R->b0[base - 2].node);
+      if (mode & MODE_LM) astar__lm_prefetch_pop(S, u, R->b0, base);
     } else {
       u = heap[0].node;
       gu = heap[0].g;

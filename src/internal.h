@@ -696,9 +696,10 @@ ASTAR__HOT_INLINE double astar__h_landmarks(const astar__run *S, uint32_t v,
 }
 
 /* Asks the cache for the landmark distances around tile i (the rows
- * above, at and below it), which the next expansion will read: the loop
- * calls it for the open list's best node while it expands the current
- * one. */
+ * above, at and below it), which an expansion of i will read: the loop
+ * calls it for the open list's next node (on the heap), or for the node
+ * it takes off and the next two of the lowest bucket (on the bucket
+ * queue, where u's children mostly come off next). */
 static inline void astar__lm_prefetch(const astar__run *S, uint32_t i) {
 #if defined(__GNUC__) || defined(__clang__)
   int32_t x, y, r;
@@ -714,6 +715,17 @@ static inline void astar__lm_prefetch(const astar__run *S, uint32_t i) {
   (void)S;
   (void)i;
 #endif
+}
+
+/* The bucket queue took u off: u's rows, and the next two entries of
+ * the lowest bucket (b0, n0 entries left), which come off next unless
+ * u's expansion adds entries on top of them. */
+ASTAR__HOT_INLINE void astar__lm_prefetch_pop(const astar__run *S, uint32_t u,
+                                              const astar_heap_entry *b0,
+                                              size_t n0) {
+  astar__lm_prefetch(S, u);
+  if (n0 > 0) astar__lm_prefetch(S, b0[n0 - 1].node);
+  if (n0 > 1) astar__lm_prefetch(S, b0[n0 - 2].node);
 }
 
 /* How an astar_trail walks back (astar_search_partial). */
