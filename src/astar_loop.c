@@ -27,18 +27,6 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-/* run() is one loop compiled once per constant mode: it must be inlined
- * into each instantiation, which the compiler may decline for its size */
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-/* ... and each instantiation a function of its own (registers and layout
- * chosen for it alone, not for a caller holding all of them) */
-#define NOINLINE __attribute__((noinline))
-#else
-#define ALWAYS_INLINE inline
-#define NOINLINE
-#endif
-
 /* What one search needs besides the map.  mode says which of the costly
  * extras are on, so the plain loop is compiled without them. */
 enum {
@@ -145,7 +133,7 @@ static size_t worst_leaf(const astar_heap_entry *heap, size_t n,
  * is a variable.  It expands at most budget nodes (0: no limit), keeping
  * where it stands in S between calls, and returns ASTAR__SUSPENDED when
  * the budget ran out first. */
-static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
+ASTAR__HOT_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
   astar_search *ctx = S->s;
   const astar_grid *G = S->G;
   const uint8_t *moves = S->L.moves;
@@ -446,7 +434,7 @@ static ALWAYS_INLINE int run(astar__run *S, const int mode, uint32_t budget) {
 
 /* One instantiation of the loop per common mode (run_any: the rest). */
 #define RUN_AS(name, m) \
-  static NOINLINE int name(astar__run *S, uint32_t b) { return run(S, m, b); }
+  ASTAR__NOINLINE int name(astar__run *S, uint32_t b) { return run(S, m, b); }
 #define MODE_BLM (MODE_BUCKET | MODE_LM) /* landmarks on the bucket queue */
 RUN_AS(run_plain, 0)
 RUN_AS(run_height, MODE_HEIGHT)
@@ -484,7 +472,7 @@ static const struct {
   {MODE_BUCKET | MODE_PEAK, run_bucket_peak},
   {MODE_BUCKET | MODE_UNIFORM | MODE_PEAK, run_bucket_uniform_peak},
 };
-static NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
+ASTAR__NOINLINE int run_any(astar__run *S, int mode, uint32_t b) {
   return run(S, mode, b);
 }
 

@@ -24,14 +24,6 @@
 #define ST_CLOSED 8u
 #define MAX_H_GOALS ASTAR__MAX_H_GOALS
 
-#if defined(__GNUC__) || defined(__clang__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#define NOINLINE __attribute__((noinline))
-#else
-#define ALWAYS_INLINE inline
-#define NOINLINE
-#endif
-
 #define MODE_FIFO 1
 #define MODE_GREEDY 2
 /* ASTAR__HEAP_STRAIGHT (512): equal keys ordered by aux, a seeded random
@@ -158,7 +150,7 @@ static int32_t goal_index(const astar_graph_query *q, uint32_t v) {
 }
 
 /* The A* family loop; mode is a constant in each instantiation. */
-static ALWAYS_INLINE int run(gsearch *S, const int mode) {
+ASTAR__HOT_INLINE int run(gsearch *S, const int mode) {
   const astar_graph *G = S->G;
   const astar_graph_query *q = S->q;
   astar_search *ctx = S->s;
@@ -269,11 +261,11 @@ static ALWAYS_INLINE int run(gsearch *S, const int mode) {
   return ASTAR_OK;
 }
 
-static NOINLINE int run_plain(gsearch *S) { return run(S, 0); }
-static NOINLINE int run_random(gsearch *S) { return run(S, ASTAR__HEAP_STRAIGHT); }
-static NOINLINE int run_fifo(gsearch *S) { return run(S, MODE_FIFO); }
-static NOINLINE int run_greedy(gsearch *S) { return run(S, MODE_GREEDY); }
-static NOINLINE int run_greedy_random(gsearch *S) {
+ASTAR__NOINLINE int run_plain(gsearch *S) { return run(S, 0); }
+ASTAR__NOINLINE int run_random(gsearch *S) { return run(S, ASTAR__HEAP_STRAIGHT); }
+ASTAR__NOINLINE int run_fifo(gsearch *S) { return run(S, MODE_FIFO); }
+ASTAR__NOINLINE int run_greedy(gsearch *S) { return run(S, MODE_GREEDY); }
+ASTAR__NOINLINE int run_greedy_random(gsearch *S) {
   return run(S, MODE_GREEDY | ASTAR__HEAP_STRAIGHT);
 }
 

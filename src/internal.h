@@ -37,11 +37,17 @@
 #include <math.h>
 
 /* What runs once per generated node (the bucket queue's push, the
- * landmark heuristic): inlined into the loops that call it. */
+ * landmark heuristic, a jump) or is a loop compiled once per constant
+ * mode: inlined into its callers, which the compiler may decline for its
+ * size.  ASTAR__NOINLINE: each such instantiation a function of its own
+ * (registers and layout chosen for it alone, not for a caller holding
+ * all of them). */
 #if defined(__GNUC__) || defined(__clang__)
 #define ASTAR__HOT_INLINE static inline __attribute__((always_inline))
+#define ASTAR__NOINLINE static __attribute__((noinline))
 #else
 #define ASTAR__HOT_INLINE static inline
+#define ASTAR__NOINLINE static
 #endif
 
 /* a * b, or 0 when it overflows size_t */

@@ -25,13 +25,6 @@
 
 #include <string.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-/* the jumps and gen: inlined into each caller (where the time goes) */
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-
 #define NONE UINT32_MAX
 #define LOW63 (~(uint64_t)0 >> 1)
 
@@ -86,8 +79,8 @@ static inline int open_at(const bitmap *b, uint32_t t) {
  * jumps) when a tile beside it is open while the one beside the tile
  * before it is blocked: a path may have to turn there. */
 
-static ALWAYS_INLINE uint32_t jump_east(const bitmap *b, uint32_t from,
-                                        uint32_t goal) {
+ASTAR__HOT_INLINE uint32_t jump_east(const bitmap *b, uint32_t from,
+                                     uint32_t goal) {
   uint32_t i = from + 1, stride = b->stride;
   for (;;) {
     uint64_t cur = bits_from(b, i); /* i is past the first row */
@@ -105,8 +98,8 @@ static ALWAYS_INLINE uint32_t jump_east(const bitmap *b, uint32_t from,
   }
 }
 
-static ALWAYS_INLINE uint32_t jump_west(const bitmap *b, uint32_t from,
-                                        uint32_t goal) {
+ASTAR__HOT_INLINE uint32_t jump_west(const bitmap *b, uint32_t from,
+                                     uint32_t goal) {
   uint32_t i = from - 1, stride = b->stride;
   for (;;) {
     int64_t base = (int64_t)i - 62; /* bit 62 is tile i */
@@ -167,9 +160,9 @@ static inline int pass_at(const uint64_t *bm, uint32_t t) {
   return (int)((bm[t >> 6] >> (t & 63u)) & 1u);
 }
 
-static ALWAYS_INLINE uint32_t jump_straight(const planes *P, unsigned d,
-                                           uint32_t i, uint32_t it,
-                                           uint32_t ti, uint32_t *steps);
+ASTAR__HOT_INLINE uint32_t jump_straight(const planes *P, unsigned d,
+                                         uint32_t i, uint32_t it,
+                                         uint32_t ti, uint32_t *steps);
 
 static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
                        uint32_t *jt) {
@@ -313,9 +306,9 @@ static inline uint32_t jump_table(const planes *P, unsigned d, uint32_t i,
 /* Straight jump d from tile i (it: i's index in the column-major copy,
  * (i % row stride) * column stride + i / row stride); returns the jump point's
  * row-major index and its distance in *steps, or NONE. */
-static ALWAYS_INLINE uint32_t jump_straight(const planes *P, unsigned d,
-                                           uint32_t i, uint32_t it,
-                                           uint32_t ti, uint32_t *steps) {
+ASTAR__HOT_INLINE uint32_t jump_straight(const planes *P, unsigned d,
+                                         uint32_t i, uint32_t it,
+                                         uint32_t ti, uint32_t *steps) {
   uint32_t j;
   if (P->jt != NULL) {
     j = jump_table(P, d, i, it, ti, steps);
@@ -380,7 +373,7 @@ static uint32_t jump_diagonal(const planes *P, unsigned d, uint32_t i,
  * (8: u is the start, every legal move).  nb holds the 3x3 neighbourhood:
  * bits 0-2 the row above (W to E), 3-5 u's row, 6-8 the row below. */
 #define NB(b) (1u << (b))
-static ALWAYS_INLINE unsigned successors(unsigned nb, unsigned from_dir) {
+ASTAR__HOT_INLINE unsigned successors(unsigned nb, unsigned from_dir) {
   unsigned n = (nb >> 1) & 1u, e = (nb >> 5) & 1u, s = (nb >> 7) & 1u,
            w = (nb >> 3) & 1u;
   unsigned legal = n << ASTAR_N | e << ASTAR_E | s << ASTAR_S | w << ASTAR_W;
@@ -479,8 +472,8 @@ typedef struct {
 
 /* Puts jump point j (at jx, jy; reached from u by a run ending in
  * direction d) on the open list at cost ng, or lowers its cost. */
-static ALWAYS_INLINE int gen(open_list *O, uint32_t u, uint32_t j, int32_t jx,
-                      int32_t jy, double ng, unsigned d) {
+ASTAR__HOT_INLINE int gen(open_list *O, uint32_t u, uint32_t j, int32_t jx,
+                          int32_t jy, double ng, unsigned d) {
   astar_search *ctx = O->R->s;
   uint32_t sv = ctx->stamp[j];
   int32_t hx, hy;
@@ -521,10 +514,10 @@ static ALWAYS_INLINE int gen(open_list *O, uint32_t u, uint32_t j, int32_t jx,
  * on past c; else c goes on the open list marked RUN_ONLY (its expansion
  * only goes on with the run) and the run ends.  It also ends at the goal
  * or where the next diagonal step is not legal. */
-static ALWAYS_INLINE int run_diagonal(open_list *O, const planes *P,
-                                     unsigned d, uint32_t u, uint32_t ut,
-                                     int32_t ux, int32_t uy, double gu,
-                                     uint64_t ku) {
+ASTAR__HOT_INLINE int run_diagonal(open_list *O, const planes *P,
+                                   unsigned d, uint32_t u, uint32_t ut,
+                                   int32_t ux, int32_t uy, double gu,
+                                   uint64_t ku) {
   const double *step = O->R->jstep;
   int dx = d == ASTAR_NE || d == ASTAR_SE ? 1 : -1;
   int dy = d == ASTAR_SE || d == ASTAR_SW ? 1 : -1;

@@ -41,19 +41,13 @@ typedef struct sight {
   int rule;            /* ASTAR_DIAG_* */
 } sight;
 
-#if defined(__GNUC__) || defined(__clang__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-
 /* Walks from the centre of tile i0 = (x0, y0) to that of (x1, y1).
  * Returns 1 when clear (*maxc: the dearest tile entered after i0), else 0
  * with *block the first tile that blocks.  Compiled once with level
  * heights to keep and once without (flat: S->flat != NULL). */
-static ALWAYS_INLINE int walk_of(const sight *S, int32_t x0, int32_t y0,
-                                 int32_t x1, int32_t y1, float *maxc,
-                                 uint32_t *block, const int flat) {
+ASTAR__HOT_INLINE int walk_of(const sight *S, int32_t x0, int32_t y0,
+                              int32_t x1, int32_t y1, float *maxc,
+                              uint32_t *block, const int flat) {
   const astar_grid *G = S->G;
   const uint64_t *bits = S->bits;
   const float *cost = S->cost;

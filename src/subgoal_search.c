@@ -97,14 +97,8 @@ static double octile(const astar__run *R, uint32_t a, uint32_t b) {
 
 /* Puts node v (at padded x, y) on the open list at cost ng from node u
  * through edge (NONE: a scan's), or lowers it. */
-#if defined(__GNUC__) || defined(__clang__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-
-static ALWAYS_INLINE int relax_at(astar__run *R, uint32_t u, uint32_t v, int32_t x,
-                    int32_t y, double ng, uint32_t edge) {
+ASTAR__HOT_INLINE int relax_at(astar__run *R, uint32_t u, uint32_t v, int32_t x,
+                               int32_t y, double ng, uint32_t edge) {
   astar_search *ctx = R->s;
   astar__sgx *z = ctx->sgx;
   uint32_t sv = z->stamp[v];
