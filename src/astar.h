@@ -546,8 +546,9 @@ typedef struct astar_query {
    * Between two corners the path is a straight or diagonal run (one step
    * of sign(dx), sign(dy) at a time; hex: in axial coordinates), or a
    * link's jump.  The same cost and route as without; any-angle paths
-   * lose only waypoints in line with their neighbours.  A prepared
-   * subgoal graph writes its corners without unfolding every tile. */
+   * lose only waypoints in line with their neighbours.  JPS (online or
+   * on a jump table) and a prepared subgoal graph write their corners
+   * without laying every tile. */
   int corners;
 } astar_query;
 

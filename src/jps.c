@@ -414,15 +414,20 @@ ASTAR__HOT_INLINE unsigned successors(unsigned nb, unsigned from_dir) {
 
 /* ---- the path: every tile, costs summed from the start ---- */
 
-static void unfold_path(astar__run *R, const float *cost, uint32_t start,
-                        uint32_t goal, astar_result *r) {
+/* Parent links (goal -> start) become child links; a segment between two
+ * jump points is a diagonal run then a straight one (either may be empty:
+ * the pruning of JPS 2014).  Every tile costs J.uniform: a step jstep[d].
+ * With q.corners the walk links (heap_pos) go corner to corner and no
+ * tile is written; else each tile's stamp gets its step's direction. */
+static void unfold_path(astar__run *R, uint32_t start, uint32_t goal,
+                        astar_result *r) {
   const astar_grid *G = R->G;
   uint32_t *link = R->s->heap_pos, *stamp = R->s->stamp;
-  uint32_t v = goal, child = NONE, cur, len = 1;
+  uint32_t v = goal, child = NONE, cur, len = 1, kept = start, turns = 0;
   uint32_t stride = (uint32_t)G->stride;
   int32_t cx = (int32_t)(start % stride), cy = (int32_t)(start / stride);
+  unsigned dir = 8u; /* the last run's direction (8: none yet) */
   double g = 0.0;
-  /* parent links (goal -> start) become child links (start -> goal) */
   while (v != start) {
     uint32_t p = link[v];
     link[v] = child;
@@ -433,22 +438,34 @@ static void unfold_path(astar__run *R, const float *cost, uint32_t start,
   for (cur = start; cur != goal;) {
     uint32_t next = link[cur], t = cur;
     int32_t nx = (int32_t)(next % stride), ny = (int32_t)(next / stride);
-    int32_t nd, ns, k;
-    unsigned dd, ds;
-    astar__octile_runs(nx - cx, ny - cy, &dd, &nd, &ds, &ns);
-    /* a segment is a diagonal run then a straight one (either may be
-       empty): a straight jump point met from a diagonal run is reached
-       without stopping at the run's tile (the pruning of JPS 2014) */
-    for (k = 0; k < nd + ns; k++) {
-      unsigned d = k < nd ? dd : ds;
-      t = (uint32_t)((int32_t)t + G->offset[d]);
-      stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;
-      g += G->step_length[d] * (double)cost[t];
-      len++;
+    int32_t n[2], k, part;
+    unsigned runs[2];
+    astar__octile_runs(nx - cx, ny - cy, &runs[0], &n[0], &runs[1], &n[1]);
+    for (part = 0; part < 2; part++) {
+      unsigned d = runs[part];
+      double step = R->jstep[d];
+      if (n[part] == 0) continue;
+      if (R->q.corners && d != dir && dir != 8u) { /* t: a corner */
+        link[t] = kept; /* (t's child link is read) */
+        kept = t;
+        turns++;
+      }
+      for (k = 0; k < n[part]; k++) {
+        t = (uint32_t)((int32_t)t + G->offset[d]);
+        if (!R->q.corners) stamp[t] = (stamp[t] & ~ASTAR__STAMP_DIR) | d;
+        g += step;
+      }
+      dir = d;
+      len += (uint32_t)n[part];
     }
     cur = next;
     cx = nx;
     cy = ny;
+  }
+  if (R->q.corners) { /* the start, the turns and the goal */
+    link[goal] = kept; /* (the walk stops at the start) */
+    R->s->last_waypoints = 1;
+    r->corners = turns + 1 + (goal != start);
   }
   r->cost = g;
   r->length = len;
@@ -771,7 +788,7 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
   if (st != ASTAR_OK) return st;
   if (R->found) {
     R->r.outcome = ASTAR_FOUND;
-    unfold_path(R, R->J.cost, start, goal, &R->r);
+    unfold_path(R, start, goal, &R->r);
     R->r.end_x = q->gx;
     R->r.end_y = q->gy;
   } else {
