@@ -8,6 +8,7 @@
  */
 #include "astar.h"
 #include "internal.h"
+#include "subgoal.h"
 
 #include <math.h>
 #include <string.h>

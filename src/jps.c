@@ -22,6 +22,7 @@
 #include "astar.h"
 #include "heap.h"
 #include "internal.h"
+#include "subgoal.h"
 
 #include <string.h>
 

@@ -24,6 +24,7 @@
 #include "astar.h"
 #include "heap.h"
 #include "internal.h"
+#include "subgoal.h"
 
 #include <math.h>
 #include <string.h>

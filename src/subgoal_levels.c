@@ -26,6 +26,7 @@
  */
 #include "astar.h"
 #include "internal.h"
+#include "subgoal.h"
 
 #include <string.h>
 
