@@ -23,6 +23,7 @@
 #include "bucket.h"
 #include "heap.h"
 #include "internal.h"
+#include "landmarks.h"
 
 #include <math.h>
 #include <string.h>

@@ -37,6 +37,7 @@
  */
 #include "astar.h"
 #include "internal.h"
+#include "landmarks.h"
 
 #include <math.h>
 #include <string.h>
