@@ -2,8 +2,8 @@
  * options, callbacks), the one callback bridge (the tile-cost hook) and
  * words for its outcomes and failures.  The query object and the
  * pathfinder pool (lua_sliced.c, lua_pathfinder.c) read their queries
- * exactly as find_path does; a field build (lua_field.c) calls the tile
- * callback through the same bridge, with the same memo rules and
+ * exactly as find_path does; a field build (lua_field_build.c) calls the
+ * tile callback through the same bridge, with the same memo rules and
  * messages. */
 #ifndef ASTAR_LUA_QUERY_H
 #define ASTAR_LUA_QUERY_H
