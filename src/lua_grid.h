@@ -179,10 +179,10 @@ int lt_unit_id(lua_State *L, int idx, int arg, const char *fname, int grid);
  * absent): a Lua error when it is not defined. */
 int lt_unit_option(lua_State *L, int arg, const char *fname, int grid);
 
-/* lua_query.c: the avoid and extra_cost options of the options at arg:
- * their tables left on the stack (*avoid, *extra: their indices, 0 when
- * absent; Lua code may run: before lg_core), then, after lg_core, read
- * raw into the grid's buffers and set in q. */
+/* lua_query_options.c: the avoid and extra_cost options of the options
+ * at arg: their tables left on the stack (*avoid, *extra: their indices, 0
+ * when absent; Lua code may run: before lg_core), then, after lg_core,
+ * read raw into the grid's buffers and set in q. */
 void lq_overlay_tables(lua_State *L, int arg, const char *fname, int *avoid,
                        int *extra);
 void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
