@@ -1545,7 +1545,7 @@ describe("good input near the bad", function()
   end)
 end)
 
--- Query options of issue 5 (lua_query.c): every bad value, its message,
+-- Query options of issue 5 (lua_query_options.c): every bad value, its message,
 -- and the grid unchanged and usable afterwards.
 describe("bad query options", function()
   local function msg(opts)

@@ -1,5 +1,5 @@
 -- field:next_step and field:steps take a shortcut through LuaJIT's ffi when
--- nothing is out of the ordinary (lua/astar/init.lua, src/lua_field.c):
+-- nothing is out of the ordinary (lua/astar/init.lua, src/lua_field_read.c):
 -- under LuaJIT these check that the shortcut gives exactly what the
 -- methods give, that anything unusual reaches the methods (their errors
 -- included), and that the shortcut is really installed.  On the other

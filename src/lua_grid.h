@@ -16,7 +16,8 @@
 #define QUERY_MT_UPVALUE lua_upvalueindex(3)
 #define POOL_MT_UPVALUE lua_upvalueindex(4)
 #define FIELD_MT_UPVALUE lua_upvalueindex(5)
-/* registry key of the weak set of Field userdata (lua_field.c) */
+/* registry key of the weak set of Field userdata (lua_field.c,
+ * lua_field_read.c) */
 #define LF_KNOWN_KEY "astar.known_fields"
 
 struct lg_anchor;
@@ -178,10 +179,10 @@ int lt_unit_id(lua_State *L, int idx, int arg, const char *fname, int grid);
  * absent): a Lua error when it is not defined. */
 int lt_unit_option(lua_State *L, int arg, const char *fname, int grid);
 
-/* lua_query.c: the avoid and extra_cost options of the options at arg:
- * their tables left on the stack (*avoid, *extra: their indices, 0 when
- * absent; Lua code may run: before lg_core), then, after lg_core, read
- * raw into the grid's buffers and set in q. */
+/* lua_query_options.c: the avoid and extra_cost options of the options
+ * at arg: their tables left on the stack (*avoid, *extra: their indices, 0
+ * when absent; Lua code may run: before lg_core), then, after lg_core,
+ * read raw into the grid's buffers and set in q. */
 void lq_overlay_tables(lua_State *L, int arg, const char *fname, int *avoid,
                        int *extra);
 void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
@@ -218,14 +219,16 @@ extern const luaL_Reg lt_grid_methods[]; /* lua_terrain.c */
 extern const luaL_Reg lz_grid_methods[]; /* lua_zones.c */
 extern const luaL_Reg lpr_grid_methods[]; /* lua_prepare.c */
 extern const luaL_Reg lsi_grid_methods[]; /* lua_sight.c */
-extern const luaL_Reg lf_grid_methods[]; /* lua_field.c */
+extern const luaL_Reg lf_grid_methods[]; /* lua_field_build.c */
 extern const luaL_Reg lf_module_functions[];
-extern const luaL_Reg *const lf_field_methods;
-/* The ffi path of field:next_step and field:steps under LuaJIT: sets
- * module._ffi, _fields and _field_methods (lua/astar/init.lua takes them
- * away). */
+extern const luaL_Reg *const lf_build_methods;
+extern const luaL_Reg *const lf_field_methods; /* lua_field.c */
+extern const luaL_Reg *const lf_read_methods;  /* lua_field_read.c */
+/* lua_field_read.c: the ffi path of field:next_step and field:steps under
+ * LuaJIT: sets module._ffi, _fields and _field_methods (lua/astar/init.lua
+ * takes them away). */
 void lf_open_ffi(lua_State *L, int module, int field_mt);
-extern const luaL_Reg *const lf_field_meta;
+extern const luaL_Reg *const lf_field_meta; /* lua_field.c */
 extern const luaL_Reg lp_grid_methods[]; /* lua_path.c */
 extern const luaL_Reg lk_grid_methods[]; /* lua_links.c */
 extern const luaL_Reg lpr_grid_methods[]; /* lua_prepare.c */

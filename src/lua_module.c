@@ -446,6 +446,10 @@ int luaopen_astar_core(lua_State *L) {
   open_type(L, up, up + 2, QUERY_MT, lqo_query_meta, lqo_query_methods);
   open_type(L, up, up + 3, POOL_MT, lpf_pool_meta, lpf_pool_methods);
   open_type(L, up, up + 4, FIELD_MT, lf_field_meta, lf_field_methods);
+  lua_getfield(L, up + 4, "__index");
+  set_functions(L, up, lf_read_methods);
+  set_functions(L, up, lf_build_methods);
+  lua_pop(L, 1);
 
   /* snapshots, worker pools and batch holders: found by their names in
    * the registry (luaL_getmetatable), not through upvalues */

@@ -1,9 +1,10 @@
 /* What the binding's query files share: reading a query (arguments,
- * options, callbacks), the one callback bridge (the tile-cost hook) and
- * words for its outcomes and failures.  The query object and the
+ * options, callbacks: lua_query_options.c), the one callback bridge (the
+ * cost and heuristic hooks) and words for its outcomes and failures
+ * (lua_query.c).  The query object and the
  * pathfinder pool (lua_sliced.c, lua_pathfinder.c) read their queries
- * exactly as find_path does; a field build (lua_field.c) calls the tile
- * callback through the same bridge, with the same memo rules and
+ * exactly as find_path does; a field build (lua_field_build.c) calls the
+ * tile callback through the same bridge, with the same memo rules and
  * messages. */
 #ifndef ASTAR_LUA_QUERY_H
 #define ASTAR_LUA_QUERY_H
@@ -41,6 +42,15 @@ typedef struct lq_query {
 /* The core's tile hook: calls the function at stack index Q->tile with
  * x, y (1-based) and the unit's cost, under lua_pcall. */
 int lq_tile_hook(void *ud, int32_t x, int32_t y, double cost, double *out);
+/* The move-cost hook (the function at Q->move with x1, y1, x2, y2 and the
+ * step's cost) and the heuristic hook (the function at Q->hfn with x, y,
+ * gx, gy), the same way. */
+int lq_move_hook(void *ud, int32_t x1, int32_t y1, int32_t x2, int32_t y2,
+                 double cost, double *out);
+int lq_heuristic_hook(void *ud, int32_t x, int32_t y, int32_t gx,
+                      int32_t gy, double *out);
+/* "default", "manhattan", ... "zero", by ASTAR_H_* */
+extern const char *const lq_heuristic_names[];
 /* "found", "no_path", ... "running", by ASTAR_FOUND .. ASTAR_RUNNING */
 extern const char *const lq_outcome_names[];
 
@@ -57,6 +67,15 @@ void lq_read(lua_State *L, const char *fname, lgrid *ud, int grid,
 /* Prepares g for Q's unit and checks that Q's algorithm takes Q's
  * options (a Lua error naming the options when not). */
 void lq_check(lua_State *L, const char *fname, astar_grid *g, lq_query *Q);
+/* grid:find_path's and grid:next_step's reading (the grid at 1, the
+ * arguments at 2..6): lq_read with keys, then the map taken, the overlays
+ * filled and the map prepared (lq_check); returns the map.  No Lua code
+ * runs from there until the search. */
+astar_grid *lq_read_query(lua_State *L, const char *fname, lq_query *Q,
+                          const char *const keys[]);
+/* The same on the snapshot at 1 (sets Q->sud; nothing to prepare). */
+const astar_grid *lq_read_snap_query(lua_State *L, const char *fname,
+                                     lq_query *Q, const char *const keys[]);
 /* Raises what a failed search or build (status st) calls for: a
  * callback's own error (on top of the stack) as raised, a callback's bad
  * result, a cost below the stated bound, or the status's message.  Call

@@ -1,7 +1,7 @@
 /*
  * The query object: grid:query(sx, sy, gx, gy [, options]) reads a query
- * exactly as find_path does (lua_query.c), then advances it in slices of
- * expansions on a search context of its own: q:step(max_nodes),
+ * exactly as find_path does (lua_query_options.c), then advances it in
+ * slices of expansions on a search context of its own: q:step(max_nodes),
  * q:result(), q:partial(), q:expanded(), q:state(), q:restart(),
  * q:close().  The pathfinder pool (lua_pathfinder.c) runs the same objects
  * on contexts it lends them.

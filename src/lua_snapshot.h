@@ -1,6 +1,6 @@
 /* What the binding's files share about snapshots, their tokens and the
  * worker pools (lua_snapshot.c, lua_tokens.c, lua_workers.c, and
- * lua_query.c for the queries on a snapshot). */
+ * lua_query.c and lua_query_options.c for the queries on a snapshot). */
 #ifndef ASTAR_LUA_SNAPSHOT_H
 #define ASTAR_LUA_SNAPSHOT_H
 
@@ -52,9 +52,9 @@ int lk_attach(const char *tok, size_t len, astar_snapshot **out);
 /* Lets go of one hold; the last one unpublishes and frees. */
 void lk_release(astar_snapshot *s);
 
-/* lua_query.c: the options of a batch (find_paths, submit) at arg into
- * *q, for map g, unit names from the snapshot at obj; leaves the goals'
- * userdata on the stack (q->goals points into it). */
+/* lua_query_options.c: the options of a batch (find_paths, submit) at
+ * arg into *q, for map g, unit names from the snapshot at obj; leaves the
+ * goals' userdata on the stack (q->goals points into it). */
 void lq_batch_options(lua_State *L, int arg, const char *fname,
                       const astar_grid *g, int obj, astar_query *q);
 extern const luaL_Reg lq_snap_methods[]; /* find_path, next_step */

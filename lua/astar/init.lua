@@ -20,8 +20,8 @@ local packed_path
 -- LuaJIT: field:next_step and field:steps through the ffi when nothing is
 -- out of the ordinary (no seed, plain tables, numbers, a field the module
 -- made); anything else, errors included, goes to the methods themselves
--- (src/lua_field.c explains the C side).  A Lua API call from LuaJIT costs
--- tens of nanoseconds, an ffi call a few.
+-- (src/lua_field_read.c explains the C side).  A Lua API call from LuaJIT
+-- costs tens of nanoseconds, an ffi call a few.
 do
   local api, known, methods = core._ffi, core._fields, core._field_methods
   core._ffi, core._fields, core._field_methods = nil, nil, nil
