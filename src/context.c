@@ -478,10 +478,17 @@ int astar_path_prev_xy(const astar_search *s, uint32_t *node, int32_t *x,
   uint32_t st;
   unsigned d;
   if (s->last_outcome != ASTAR_FOUND || *node == s->last_start) return 0;
+  if (s->last_waypoints) { /* a corner's link: its stamp is not read (a
+                              corners walk leaves the tiles unstamped, and
+                              the read would be a cache miss per corner) */
+    *node = s->heap_pos[*node];
+    *y = (int32_t)(*node / (uint32_t)s->stride) - 1;
+    *x = (int32_t)(*node % (uint32_t)s->stride) - 1;
+    return 1;
+  }
   st = s->stamp[*node];
-  if (s->last_waypoints ||
-      (s->via != NULL && s->via[*node].gen != 0 &&
-       s->via[*node].gen == (st & ASTAR__STAMP_GEN))) {
+  if (s->via != NULL && s->via[*node].gen != 0 &&
+      s->via[*node].gen == (st & ASTAR__STAMP_GEN)) {
     astar_path_prev(s, node); /* a jump: the division */
     *y = (int32_t)(*node / (uint32_t)s->stride) - 1;
     *x = (int32_t)(*node % (uint32_t)s->stride) - 1;

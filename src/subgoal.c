@@ -189,9 +189,8 @@ static size_t bytes_of(const astar__subgoals *s) {
          s->nwords * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(uint32_t) +
          ((size_t)s->nsub + 1) * sizeof(*s->at) +
-         (size_t)s->edges_cap * sizeof(uint32_t) *
-             (1u + (s->wt != NULL) + (s->via != NULL)) +
-         (s->half != NULL ? (size_t)s->edges_cap * sizeof(uint16_t) : 0u);
+         (size_t)s->edges_cap * sizeof(uint32_t) * (1u + (s->wt != NULL)) +
+         (s->ex != NULL ? (size_t)s->edges_cap * sizeof(*s->ex) : 0u);
 }
 
 static void free_one(astar_grid *g, astar__subgoals *s) {
@@ -202,8 +201,7 @@ static void free_one(astar_grid *g, astar__subgoals *s) {
   astar__free(g, s->at, (size_t)s->nsub + 1, sizeof(*s->at));
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
   astar__free(g, s->wt, s->edges_cap, sizeof(uint32_t));
-  astar__free(g, s->via, s->edges_cap, sizeof(uint32_t));
-  astar__free(g, s->half, s->edges_cap, sizeof(uint16_t));
+  astar__free(g, s->ex, s->edges_cap, sizeof(*s->ex));
   astar__free(g, s->jumps, s->njt, sizeof(uint32_t));
   astar__free(g, s, 1, sizeof *s);
 }
@@ -351,18 +349,18 @@ static int diagonal_first(const astar_grid *g, const uint64_t *pass,
   return 1;
 }
 
-/* Fills s->half for the edges of the plain graph: which of each edge's
+/* Fills s->ex for the edges of the plain graph: which of each edge's
  * two ways is open from either end (layer J: the unit's, which s was
  * built on), so that unfolding need not look. */
 static void record_ways(const astar_grid *g, const astar__jps_layer *J,
                         astar__subgoals *s) {
   uint32_t k, e;
-  if (s->half == NULL) return;
+  if (s->ex == NULL) return;
   for (k = 0; k < s->nsub; k++)
     for (e = s->first[k]; e < s->first[k + 1]; e++) {
       uint32_t a = s->at[k].tile, b = s->at[s->adj[e]].tile;
-      if (s->via[e] != UINT32_MAX) continue;
-      s->half[e] = (uint16_t)(
+      if (s->ex[e].through != ASTAR__SG_PLAIN) continue;
+      s->ex[e].to_x = (
           (diagonal_first(g, J->passable, a, b) ? ASTAR__SG_DFX : 0u) |
           (diagonal_first(g, J->passable, b, a) ? ASTAR__SG_DFY : 0u));
     }

@@ -25,15 +25,17 @@ typedef struct astar__subgoals {
                         (ASTAR__SG_W), edges_cap of them; NULL where
                         nothing was contracted (each weighs its octile
                         distance) */
-  uint32_t *via;     /* the subgoal (index) each shortcut goes through
-                        (UINT32_MAX: an edge of the plain graph); NULL
-                        where nothing was contracted */
-  uint16_t *half;    /* a shortcut x -> y through c: where c's edges to x
-                        (low byte) and to y (high byte) sit in c's list,
-                        from first[c] (ASTAR__SG_NOHALF: look them up);
-                        an edge x -> y of the plain graph: ASTAR__SG_DFX
-                        when its diagonal steps first are open from x,
-                        ASTAR__SG_DFY from y; with via */
+  struct astar__sg_edge {
+    uint32_t through; /* a shortcut: the tile of the subgoal it was added
+                         for; ASTAR__SG_PLAIN: an edge of the plain graph */
+    uint32_t to_x, to_y; /* a shortcut x -> y through c: c's edges to x
+                            and to y (indices into adj; UINT32_MAX where
+                            missing); a plain edge x -> y: to_x holds
+                            ASTAR__SG_DFX when its diagonal steps first
+                            are open from x, ASTAR__SG_DFY from y */
+  } *ex;             /* what unfolding an edge reads, one record (one
+                        cache line) per edge; NULL where nothing was
+                        contracted */
   struct astar__subgoal_at {
     uint32_t tile;
     int32_t x, y;
@@ -71,7 +73,7 @@ typedef int (*astar__add_fn)(void *ud, uint32_t tile);
   ((uint32_t)(straight) | ((uint32_t)(diagonal) << 16))
 #define ASTAR__SG_STRAIGHT(w) ((w) & 0xffffu)
 #define ASTAR__SG_DIAGONAL(w) ((w) >> 16)
-#define ASTAR__SG_NOHALF 0xffffu
+#define ASTAR__SG_PLAIN 0xffffffffu
 #define ASTAR__SG_DFX 1u
 #define ASTAR__SG_DFY 2u
 /* the index of subgoal tile t */

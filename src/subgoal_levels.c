@@ -320,19 +320,21 @@ static uint32_t octile_w(const astar__subgoals *s, uint32_t a, uint32_t b) {
   return ASTAR__SG_W((ax > ay ? ax : ay) - d, d);
 }
 
-/* Where c's edges to x and to y sit in its list (first, adj), from its
- * first (x's in the low byte), or ASTAR__SG_NOHALF when either is past
- * a byte (c's edges up, listed first, were its neighbours when it left:
- * at most CONTRACT_MAXDEG) or missing. */
-static uint16_t halves_at(const uint32_t *first, const uint32_t *adj,
-                          uint32_t c, uint32_t x, uint32_t y) {
-  uint32_t e, ox = NONE, oy = NONE;
-  for (e = first[c]; e < first[c + 1] && e - first[c] < 255u; e++) {
-    if (adj[e] == x && ox == NONE) ox = e - first[c];
-    else if (adj[e] == y && oy == NONE) oy = e - first[c];
+/* A shortcut x -> y through c: its record, c's tile and where c's edges
+ * to x and to y sit in adj (the first of each; NONE where missing: the
+ * unfolding then scans). c's edges up, listed first, were its neighbours
+ * when it left, so the loop ends early. */
+static void halves_at(const astar__subgoals *s, const uint32_t *adj,
+                      uint32_t c, uint32_t x, uint32_t y,
+                      struct astar__sg_edge *r) {
+  uint32_t e;
+  r->through = s->at[c].tile; /* c's index until now */
+  r->to_x = r->to_y = NONE;
+  for (e = s->first[c]; e < s->first[c + 1]; e++) {
+    if (adj[e] == x && r->to_x == NONE) r->to_x = e;
+    else if (adj[e] == y && r->to_y == NONE) r->to_y = e;
+    if (r->to_x != NONE && r->to_y != NONE) break;
   }
-  if (ox == NONE || oy == NONE) return (uint16_t)ASTAR__SG_NOHALF;
-  return (uint16_t)(ox | oy << 8);
 }
 
 /* The plain graph, all subgoals global (no contraction): its edges
@@ -345,8 +347,8 @@ static int weigh_plain(astar__subgoals *s) {
 
 int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   contractor C;
-  uint32_t k, e, order = 0, n = s->nsub, *adj, *wt, *via, total;
-  uint16_t *half;
+  uint32_t k, e, order = 0, n = s->nsub, *adj, *wt, total;
+  struct astar__sg_edge *ex;
   size_t cap;
   int st = ASTAR_OK;
   unsigned pass;
@@ -411,13 +413,11 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   cap = total ? total : 1;
   adj = astar__alloc(g, cap, sizeof(uint32_t));
   wt = astar__alloc(g, cap, sizeof(uint32_t));
-  via = astar__alloc(g, cap, sizeof(uint32_t));
-  half = astar__alloc(g, cap, sizeof(uint16_t));
-  if (adj == NULL || wt == NULL || via == NULL || half == NULL) {
+  ex = astar__alloc(g, cap, sizeof(*ex));
+  if (adj == NULL || wt == NULL || ex == NULL) {
     astar__free(g, adj, cap, sizeof(uint32_t));
     astar__free(g, wt, cap, sizeof(uint32_t));
-    astar__free(g, via, cap, sizeof(uint32_t));
-    astar__free(g, half, cap, sizeof(uint16_t));
+    astar__free(g, ex, cap, sizeof(*ex));
     contractor_free(&C);
     return ASTAR_ENOMEM;
   }
@@ -434,7 +434,7 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
           uint32_t to = C.cells[c].to;
           if ((s->at[to].level >= lv) != (up == 1)) continue;
           adj[e] = to;
-          via[e] = C.cells[c].via;
+          ex[e].through = C.cells[c].via; /* the index, for now */
           wt[e++] = C.cells[c].w;
         }
       if (up == 1) {
@@ -445,14 +445,17 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   }
   s->first[n] = e;
   for (k = 0; k < n; k++) /* where each shortcut's halves sit */
-    for (e = s->first[k]; e < s->first[k + 1]; e++)
-      half[e] = via[e] == NONE ? ASTAR__SG_NOHALF
-                               : halves_at(s->first, adj, via[e], k, adj[e]);
+    for (e = s->first[k]; e < s->first[k + 1]; e++) {
+      if (ex[e].through != NONE) {
+        halves_at(s, adj, ex[e].through, k, adj[e], &ex[e]);
+      } else { /* ASTAR__SG_PLAIN; its ways filled in by subgoal.c */
+        ex[e].to_x = ex[e].to_y = 0;
+      }
+    }
   astar__free(g, s->adj, s->edges_cap, sizeof(uint32_t));
   s->adj = adj;
   s->wt = wt;
-  s->via = via;
-  s->half = half;
+  s->ex = ex;
   s->edges_cap = (uint32_t)cap;
   s->nedges = e;
   contractor_free(&C);
