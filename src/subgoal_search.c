@@ -395,12 +395,12 @@ static void unfold(astar__run *R) {
   cw.n = 1;
   cw.dir = 8u;
   if (R->q.corners) w = &cw;
-  for (cur = R->start, v = R->sid; n > 0;) {
+  for (cur = R->start; n > 0;) {
     uint32_t next = z->list[--n], e = z->link[next], nt = tile_of(R, next);
-    /* e: v's edge to next (up or down), or NONE (a scan's) */
+    /* e: the edge from the node before to next (up or down: taken
+       backwards when it leads elsewhere), or NONE (a scan's) */
     unfold_edge(R, cur, nt, e, e != NONE && adj[e] != next, &g, &len, w);
     cur = nt;
-    v = next;
   }
   if (w != NULL) { /* the goal: the last corner */
     R->s->heap_pos[R->goal] = cw.kept;
