@@ -4,12 +4,37 @@
  * Lua 5.1-5.4 and LuaJIT: numbers are printed by us, never by Lua's
  * tostring, which differs between versions.
  */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+/* clock_gettime under -std=c99 */
+#define _POSIX_C_SOURCE 200809L /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
+#endif
+
 #include "lua_args.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <time.h>
+#endif
+
+/* Seconds on a monotonic clock (prepare's build time, the pathfinder
+ * pool's time budget). */
+double la_now(void) {
+#ifdef _WIN32
+  LARGE_INTEGER f, c;
+  QueryPerformanceFrequency(&f);
+  QueryPerformanceCounter(&c);
+  return (double)c.QuadPart / (double)f.QuadPart;
+#else
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+}
 
 /* ---- errors ---- */
 

@@ -19,6 +19,8 @@ int la_error(lua_State *L, int arg, const char *fname, const char *fmt, ...)
 /* The value at idx for messages: numbers by value, strings quoted, others
  * by type name. */
 const char *la_describe(lua_State *L, int idx, char *buf, size_t size);
+/* seconds on a monotonic clock */
+double la_now(void);
 /* Raises the error for a core status (out of memory, busy, ...). */
 void la_raise(lua_State *L, int status, const char *fname);
 

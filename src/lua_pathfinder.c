@@ -16,14 +16,9 @@
  * Determinism: with {nodes = N} an update makes the same turns in the same
  * order on every runtime (no clock is read to decide anything), so the
  * order and content of done() are the same everywhere.  The clock (for
- * {seconds = s} and the stats) is monotonic: clock_gettime on POSIX,
- * QueryPerformanceCounter on Windows.
+ * {seconds = s} and the stats) is monotonic (la_now: clock_gettime on
+ * POSIX, QueryPerformanceCounter on Windows).
  */
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-/* clock_gettime under -std=c99 */
-#define _POSIX_C_SOURCE 200809L /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
-#endif
-
 #include "astar.h"
 #include "compat.h"
 #include "lua_args.h"
@@ -35,12 +30,6 @@
 #include <lua.h>
 #include <math.h>
 #include <string.h>
-
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <time.h>
-#endif
 
 #define DEFAULT_SEARCHES 4
 #define MAX_SEARCHES 64
@@ -71,19 +60,6 @@ typedef struct lpool {
   double last_nodes, last_seconds, worst_seconds, restarts, requests,
       finished;
 } lpool;
-
-static double now(void) {
-#ifdef _WIN32
-  LARGE_INTEGER f, c;
-  QueryPerformanceFrequency(&f);
-  QueryPerformanceCounter(&c);
-  return (double)c.QuadPart / (double)f.QuadPart;
-#else
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-#endif
-}
 
 /* ---- lists ---- */
 
@@ -485,7 +461,7 @@ static int update_loop(lua_State *L, void *ud) {
       lua_pop(L, 1);
       fill_slots(p);
     }
-    if (U->seconds != HUGE_VAL && now() - U->t0 >= U->seconds) break;
+    if (U->seconds != HUGE_VAL && la_now() - U->t0 >= U->seconds) break;
   }
   return 0;
 }
@@ -512,14 +488,14 @@ static int pf_update(lua_State *L) {
   luaL_checkstack(L, 24, "update");
   U.p = p;
   U.spent = 0;
-  U.t0 = now();
+  U.t0 = la_now();
   p->busy = 1;
   lg_protect(L, &pc, update_loop, &U);
   lua_pushvalue(L, 1);
   st = lg_protected_call(L, 1, 0);
   p->busy = 0;
   p->last_nodes = U.spent;
-  p->last_seconds = now() - U.t0;
+  p->last_seconds = la_now() - U.t0;
   if (p->last_seconds > p->worst_seconds) p->worst_seconds = p->last_seconds;
   if (p->closed) { /* closed by Lua code run meanwhile */
     p->closed = 0;

@@ -16,11 +16,6 @@
  * binding in lua_landmarks.c), which A* reads on its own while they are
  * not stale; prepared("landmarks") takes no unit (one state for all).
  */
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-/* clock_gettime under -std=c99 */
-#define _POSIX_C_SOURCE 200809L /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
-#endif
-
 #include "astar.h"
 #include "compat.h"
 #include "lua_args.h"
@@ -30,25 +25,6 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <string.h>
-
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <time.h>
-#endif
-
-static double now(void) {
-#ifdef _WIN32
-  LARGE_INTEGER f, c;
-  QueryPerformanceFrequency(&f);
-  QueryPerformanceCounter(&c);
-  return (double)c.QuadPart / (double)f.QuadPart;
-#else
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-#endif
-}
 
 /* ---- "subgoal" ---- */
 
@@ -234,9 +210,9 @@ static const kind_row *kind_arg(lua_State *L, const char *fname) {
 static int g_prepare(lua_State *L) {
   lgrid *ud = lg_check(L, "prepare");
   const kind_row *row = kind_arg(L, "prepare");
-  double t0 = now(), ms;
+  double t0 = la_now(), ms;
   row->prepare(L, ud, 3, "prepare");
-  ms = (now() - t0) * 1000.0;
+  ms = (la_now() - t0) * 1000.0;
   lua_pushnumber(L, (lua_Number)ms);
   lua_setfield(L, -2, "ms");
   lg_report(L, ud); /* last: may run finalizers */

@@ -272,10 +272,7 @@ void lq_fill_stats(lua_State *L, const lq_query *Q, const astar_result *r) {
   }
 }
 
-/* Runs the search read by lq_read_query with the grid busy.  On return the
- * grid is still busy (the path is in its context): the caller reads it
- * out and calls lg_leave.  Any failure raises, with the grid idle
- * again. */
+/* Ends the busy section of a query (the grid's, or the snapshot's). */
 static void query_leave(lq_query *Q) {
   if (Q->sud != NULL)
     lsn_leave(Q->sud);
@@ -290,6 +287,10 @@ static void query_report(lua_State *L, lq_query *Q) {
     lg_report(L, Q->ud);
 }
 
+/* Runs the search read by lq_read_query with the grid busy.  On return the
+ * grid is still busy (the path is in its context): the caller reads it
+ * out and calls query_leave.  Any failure raises, with the grid idle
+ * again. */
 static void search_query(lua_State *L, const char *fname, lq_query *Q,
                          const astar_grid *g) {
   int st;
