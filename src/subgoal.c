@@ -18,8 +18,9 @@
  * (row-major) and columns (column-major copies).
  *
  * Memory: two subgoal bitmaps (2 bits a tile), a rank count per 64 tiles,
- * 24 bytes per subgoal, 14 per edge (target, steps, via, where the
- * via's halves sit; 4 in a graph nothing was contracted in).
+ * 24 bytes per subgoal, 20 per edge (target, steps, and the record the
+ * unfolding reads: the middle subgoal's tile and where its halves sit;
+ * 4 in a graph nothing was contracted in).
  */
 #include "astar.h"
 #include "heap.h"
