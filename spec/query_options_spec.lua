@@ -519,3 +519,64 @@ describe("random ties", function()
     assert.are.equal("1,1,2,1,3,1,3,2,3,3,3,4,4,4", table.concat(p, ","))
   end)
 end)
+
+-- Options are read only when the table holds them (a table with a
+-- metatable is read name by name, as before): every option a metatable's
+-- __index gives must still count, and an absent one keeps its default.
+describe("options from a metatable", function()
+  local function open_grid()
+    local g = astar.new(8, 8)
+    g:set_cost(4, 1, 9)
+    return g
+  end
+
+  it("__index options are honoured like the table's own", function()
+    local g = open_grid()
+    local own = { path = "corners", max_nodes = 3, closest = true,
+                  stats = {} }
+    local p1, c1, e1, r1 = g:find_path(1, 1, 8, 8, own)
+    local inherited = setmetatable({}, { __index = {
+      path = "corners", max_nodes = 3, closest = true, stats = {} } })
+    local p2, c2, e2, r2 = g:find_path(1, 1, 8, 8, inherited)
+    assert.are.same(p1, p2)
+    assert.are.equal(c1, c2)
+    assert.are.equal(e1, e2)
+    assert.are.equal(r1, r2)
+    assert.are.equal(3, e2) -- max_nodes came through __index
+    local corners = g:find_path(1, 1, 8, 8,
+      setmetatable({}, { __index = { path = "corners" } }))
+    assert.are.same({ 1, 1, 8, 8 }, corners) -- and path = "corners"
+    assert.are.equal(16, #g:find_path(1, 1, 8, 8))
+  end)
+
+  it("a bad option from __index raises as the table's own does", function()
+    local g = open_grid()
+    local ok1, e1 = pcall(g.find_path, g, 1, 1, 8, 8, { ties = "sideways" })
+    local ok2, e2 = pcall(g.find_path, g, 1, 1, 8, 8,
+      setmetatable({}, { __index = { ties = "sideways" } }))
+    assert.is_false(ok1)
+    assert.is_false(ok2)
+    assert.are.equal(e1, e2)
+    assert.truthy(e2:find("ties must be one of", 1, true))
+  end)
+
+  it("absent options keep their defaults beside present ones", function()
+    local g = open_grid()
+    local full = { path = "tiles", ties = "larger_g", open_list = "auto",
+                   max_cost = math.huge, closest = false, zones = true,
+                   landmarks = true, weight = 1, heuristic = "default" }
+    for name in pairs(full) do
+      local one = { [name] = full[name] }
+      local p1, c1, e1 = g:find_path(1, 1, 8, 8, one)
+      local p2, c2, e2 = g:find_path(1, 1, 8, 8)
+      assert.are.same(p2, p1, name)
+      assert.are.equal(c2, c1, name)
+      assert.are.equal(e2, e1, name)
+    end
+    local s = {}
+    local _, _, e = g:find_path(1, 1, 8, 8, { algorithm = "beam", stats = s })
+    local _, _, e2 = g:find_path(1, 1, 8, 8, { algorithm = "beam",
+      beam_width = 1000 })
+    assert.are.equal(e2, e) -- beam_width's default is 1000 when absent
+  end)
+end)

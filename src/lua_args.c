@@ -189,10 +189,11 @@ float la_cost(lua_State *L, int arg, const char *fname,
 
 
 /* Options tables: a table (or nil) whose keys must all be known names. */
-int la_options(lua_State *L, int arg, const char *fname,
-                         const char *const known[]) {
+int la_options_mask(lua_State *L, int arg, const char *fname,
+                    const char *const known[], uint64_t *present) {
   char buf[64];
-  int t = lua_type(L, arg);
+  int t = lua_type(L, arg), i;
+  *present = 0;
   if (t == LUA_TNONE || t == LUA_TNIL) return 0;
   if (t != LUA_TTABLE)
     la_error(L, arg, fname, "options must be a table, got %s",
@@ -203,11 +204,22 @@ int la_options(lua_State *L, int arg, const char *fname,
     if (lua_type(L, -1) != LUA_TSTRING)
       la_error(L, arg, fname, "option names must be strings, got %s",
                 la_describe(L, -1, buf, sizeof buf));
-    if (la_name_index(L, -1, known, sizeof known[0]) < 0)
+    if ((i = la_name_index(L, -1, known, sizeof known[0])) < 0)
       la_error(L, arg, fname, "unknown option %s",
                 la_describe(L, -1, buf, sizeof buf));
+    *present |= (unsigned)i < 64u ? (uint64_t)1 << (unsigned)i : ~(uint64_t)0;
+  }
+  if (lua_getmetatable(L, arg)) { /* __index may answer any name */
+    lua_pop(L, 1);
+    *present = ~(uint64_t)0;
   }
   return 1;
+}
+
+int la_options(lua_State *L, int arg, const char *fname,
+               const char *const known[]) {
+  uint64_t present;
+  return la_options_mask(L, arg, fname, known, &present);
 }
 
 /* Index of the string option `name` in values[] (or dflt when absent). */

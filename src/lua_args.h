@@ -50,6 +50,12 @@ float la_cost(lua_State *L, int arg, const char *fname, const char *name);
 /* An options table (or nil: returns 0) whose keys must all be in known. */
 int la_options(lua_State *L, int arg, const char *fname,
                const char *const known[]);
+/* la_options, and which keys the table holds: bit i for known[i] (every
+ * bit when the table has a metatable, whose __index may answer any name,
+ * or for a key past the 64th), so a reader may skip the look-up of an
+ * option that is surely absent; 0 without a table. */
+int la_options_mask(lua_State *L, int arg, const char *fname,
+                    const char *const known[], uint64_t *present);
 /* Index in values of the string option `name`, or dflt when absent. */
 int la_enum(lua_State *L, int arg, const char *fname, const char *name,
             const char *const values[], const char *list, int dflt);

@@ -24,6 +24,7 @@ typedef struct lq_query {
   astar_search *ctx; /* the context and map searched (set at the search) */
   const astar_grid *map;
   int arg;           /* the options' argument number */
+  uint64_t present;  /* which options the table holds (la_options_mask) */
   int tile, move;    /* stack indices of the cost callbacks, 0 when absent */
   int hfn;           /* the heuristic function, 0 when absent */
   int stats;         /* the stats table, 0 when absent */

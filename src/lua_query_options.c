@@ -30,18 +30,24 @@ const char *const lq_heuristic_names[] = {
 #define HEURISTIC_LIST                                                  \
   "'default', 'manhattan', 'chebyshev', 'octile', 'euclidean', 'zero' " \
   "or a function"
-static const char *const query_keys[] = {
-    "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
-    "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
-    "max_length", "max_nodes", "closest", "leave_blocked_start",
-    "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
-    "extra_cost", "landmarks", "open_list", "path", NULL};
+/* A query's options, in one list: the names (query_keys, and
+ * next_step_keys, which adds "remember") and their bits in
+ * lq_query.present (K_ names), so the two cannot drift apart. */
+#define QUERY_OPTIONS(X)                                                  \
+  X(heuristic) X(weight) X(unit) X(tile_cost) X(move_cost) X(min_cost)    \
+  X(algorithm) X(ties) X(seed) X(beam_width) X(goals) X(max_cost)         \
+  X(max_length) X(max_nodes) X(closest) X(leave_blocked_start)            \
+  X(next_to_blocked_goal) X(stats) X(explored) X(zones) X(size) X(avoid)  \
+  X(extra_cost) X(landmarks) X(open_list) X(path)
+#define OPTION_NAME(n) #n,
+#define OPTION_KEY(n) K_##n,
+enum { QUERY_OPTIONS(OPTION_KEY) K_COUNT };
+static const char *const query_keys[] = {QUERY_OPTIONS(OPTION_NAME) NULL};
 static const char *const next_step_keys[] = {
-    "heuristic", "weight", "unit", "tile_cost", "move_cost", "min_cost",
-    "algorithm", "ties", "seed", "beam_width", "goals", "max_cost",
-    "max_length", "max_nodes", "closest", "leave_blocked_start",
-    "next_to_blocked_goal", "stats", "explored", "zones", "size", "avoid",
-    "extra_cost", "landmarks", "open_list", "path", "remember", NULL};
+    QUERY_OPTIONS(OPTION_NAME) "remember", NULL};
+/* Does Q's options table (maybe) hold option k?  When it surely does
+ * not, reading it would give nil: the default stands. */
+#define HAS(Q, k) ((((Q)->present) >> (k)) & 1u)
 
 /* Algorithms by name: each one is a setting of the core's engine.  Add a
  * row to add a name (weight: the default weight it implies, 0 = 1). */
@@ -221,21 +227,28 @@ static void read_options(lua_State *L, int arg, const char *fname,
   }
 
   /* the unit's size (every query that reads options takes it) */
-  q->size = la_size_option(L, arg, fname, g);
+  q->size = HAS(Q, K_size) ? la_size_option(L, arg, fname, g) : 1;
   if (Q->snapshot && q->size > 1)
     la_error(L, arg, fname, "size: a snapshot holds the layers of one-tile "
              "units only (size 1), got %d; search the grid itself for "
              "bigger units", q->size);
   /* costs */
-  Q->tile = la_typed_option(L, arg, fname, "tile_cost", LUA_TFUNCTION);
-  Q->move = la_typed_option(L, arg, fname, "move_cost", LUA_TFUNCTION);
-  q->min_cost = la_number(L, arg, fname, "min_cost", 0, 3.4028234663852886e38,
-                          "a number in [0, 3.4e+38]", 0);
+  if (HAS(Q, K_tile_cost))
+    Q->tile = la_typed_option(L, arg, fname, "tile_cost", LUA_TFUNCTION);
+  if (HAS(Q, K_move_cost))
+    Q->move = la_typed_option(L, arg, fname, "move_cost", LUA_TFUNCTION);
+  if (HAS(Q, K_min_cost))
+    q->min_cost = la_number(L, arg, fname, "min_cost", 0,
+                            3.4028234663852886e38, "a number in [0, 3.4e+38]",
+                            0);
   if (Q->tile) q->tile_fn = lq_tile_hook;
   if (Q->move) q->move_fn = lq_move_hook;
   q->fn_ud = Q;
 
-  lua_getfield(L, arg, "algorithm");
+  if (HAS(Q, K_algorithm))
+    lua_getfield(L, arg, "algorithm");
+  else
+    lua_pushnil(L);
   if (!lua_isnil(L, -1)) {
     const algorithm_row *row = NULL;
     i = la_name_index(L, -1, &algorithms[0].name, sizeof algorithms[0]);
@@ -254,37 +267,52 @@ static void read_options(lua_State *L, int arg, const char *fname,
     }
   }
   lua_pop(L, 1);
-  q->ties = la_enum(L, arg, fname, "ties", tie_names, TIE_LIST,
-                    ASTAR_TIES_LARGER_G);
-  q->open_list = la_enum(L, arg, fname, "open_list", open_list_names,
-                         OPEN_LIST_LIST, ASTAR_OPEN_AUTO);
-  q->corners = la_enum(L, arg, fname, "path", path_names, PATH_LIST, 0);
-  w = int_option(L, arg, fname, "seed", 0, MAX_SEED, 0);
-  q->seed = (uint64_t)w;
-  w = int_option(L, arg, fname, "beam_width", 1, 2147483647.0,
-                 DEFAULT_BEAM_WIDTH);
+  if (HAS(Q, K_ties))
+    q->ties = la_enum(L, arg, fname, "ties", tie_names, TIE_LIST,
+                      ASTAR_TIES_LARGER_G);
+  if (HAS(Q, K_open_list))
+    q->open_list = la_enum(L, arg, fname, "open_list", open_list_names,
+                           OPEN_LIST_LIST, ASTAR_OPEN_AUTO);
+  if (HAS(Q, K_path))
+    q->corners = la_enum(L, arg, fname, "path", path_names, PATH_LIST, 0);
+  if (HAS(Q, K_seed)) {
+    w = int_option(L, arg, fname, "seed", 0, MAX_SEED, 0);
+    q->seed = (uint64_t)w;
+  }
+  w = HAS(Q, K_beam_width) ? int_option(L, arg, fname, "beam_width", 1,
+                                        2147483647.0, DEFAULT_BEAM_WIDTH)
+                           : DEFAULT_BEAM_WIDTH;
   q->beam_width = (uint32_t)w;
-  q->max_cost = la_number(L, arg, fname, "max_cost", 1e-300, HUGE_VAL,
-                          "a positive number", HUGE_VAL);
-  q->max_length = (uint32_t)int_option(L, arg, fname, "max_length", 1,
-                                       2147483647.0, 0);
-  q->max_nodes = (uint32_t)int_option(L, arg, fname, "max_nodes", 1,
-                                      2147483647.0, 0);
-  q->closest = bool_option(L, arg, fname, "closest");
-  q->leave_blocked_start = bool_option(L, arg, fname, "leave_blocked_start");
-  q->next_to_blocked_goal = bool_option(L, arg, fname,
-                                        "next_to_blocked_goal");
-  goals_option(L, arg, fname, g, Q);
-  if (heuristic_function(L, arg)) {
+  if (HAS(Q, K_max_cost))
+    q->max_cost = la_number(L, arg, fname, "max_cost", 1e-300, HUGE_VAL,
+                            "a positive number", HUGE_VAL);
+  if (HAS(Q, K_max_length))
+    q->max_length = (uint32_t)int_option(L, arg, fname, "max_length", 1,
+                                         2147483647.0, 0);
+  if (HAS(Q, K_max_nodes))
+    q->max_nodes = (uint32_t)int_option(L, arg, fname, "max_nodes", 1,
+                                        2147483647.0, 0);
+  if (HAS(Q, K_closest)) q->closest = bool_option(L, arg, fname, "closest");
+  if (HAS(Q, K_leave_blocked_start))
+    q->leave_blocked_start = bool_option(L, arg, fname,
+                                         "leave_blocked_start");
+  if (HAS(Q, K_next_to_blocked_goal))
+    q->next_to_blocked_goal = bool_option(L, arg, fname,
+                                          "next_to_blocked_goal");
+  if (HAS(Q, K_goals)) goals_option(L, arg, fname, g, Q);
+  if (HAS(Q, K_heuristic) && heuristic_function(L, arg)) {
     lua_getfield(L, arg, "heuristic");
     Q->hfn = lua_gettop(L);
     q->heuristic_fn = lq_heuristic_hook;
     q->heuristic_ud = Q;
   }
-  Q->stats = la_typed_option(L, arg, fname, "stats", LUA_TTABLE);
+  if (HAS(Q, K_stats))
+    Q->stats = la_typed_option(L, arg, fname, "stats", LUA_TTABLE);
   q->want_peak = Q->stats != 0;
-  Q->explored = la_typed_option(L, arg, fname, "explored", LUA_TTABLE);
-  lq_overlay_tables(L, arg, fname, &Q->avoid, &Q->extra);
+  if (HAS(Q, K_explored))
+    Q->explored = la_typed_option(L, arg, fname, "explored", LUA_TTABLE);
+  if (HAS(Q, K_avoid) || HAS(Q, K_extra_cost))
+    lq_overlay_tables(L, arg, fname, &Q->avoid, &Q->extra);
 }
 
 /* ---- overlays: avoid and extra_cost ---- */
@@ -390,12 +418,15 @@ void lq_overlay_fill(lua_State *L, int arg, const char *fname, lgrid *ud,
 static void query_options(lua_State *L, int arg, const char *fname,
                           const astar_grid *g, int obj, lq_query *Q) {
   astar_query *q = &Q->q;
-  if (!heuristic_function(L, arg))
+  /* each option read only when the table may hold it: an absent one
+     keeps astar_query_defaults' value, which is what reading it gives */
+  if (HAS(Q, K_heuristic) && !heuristic_function(L, arg))
     q->heuristic = la_enum(L, arg, fname, "heuristic", lq_heuristic_names,
                            HEURISTIC_LIST, ASTAR_H_DEFAULT);
-  q->weight = la_number(L, arg, fname, "weight", 1.0, 1e9,
-                        "a number in [1, 1e+09]", 1.0);
-  q->unit = lt_unit_option(L, arg, fname, obj);
+  if (HAS(Q, K_weight))
+    q->weight = la_number(L, arg, fname, "weight", 1.0, 1e9,
+                          "a number in [1, 1e+09]", 1.0);
+  if (HAS(Q, K_unit)) q->unit = lt_unit_option(L, arg, fname, obj);
   if (Q->snapshot && !astar_unit_defined(g, q->unit)) {
     char buf[64];
     lua_getfield(L, arg, "unit");
@@ -403,24 +434,28 @@ static void query_options(lua_State *L, int arg, const char *fname,
              "snapshot(units) left it out)",
              la_describe(L, -1, buf, sizeof buf));
   }
-  lua_getfield(L, arg, "zones");
-  if (!lua_isnil(L, -1)) {
-    char buf[64];
-    if (lua_type(L, -1) != LUA_TBOOLEAN)
-      la_error(L, arg, fname, "zones must be a boolean, got %s",
-               la_describe(L, -1, buf, sizeof buf));
-    q->no_zones = !lua_toboolean(L, -1);
+  if (HAS(Q, K_zones)) {
+    lua_getfield(L, arg, "zones");
+    if (!lua_isnil(L, -1)) {
+      char buf[64];
+      if (lua_type(L, -1) != LUA_TBOOLEAN)
+        la_error(L, arg, fname, "zones must be a boolean, got %s",
+                 la_describe(L, -1, buf, sizeof buf));
+      q->no_zones = !lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
   }
-  lua_pop(L, 1);
-  lua_getfield(L, arg, "landmarks");
-  if (!lua_isnil(L, -1)) {
-    char buf[64];
-    if (lua_type(L, -1) != LUA_TBOOLEAN)
-      la_error(L, arg, fname, "landmarks must be a boolean, got %s",
-               la_describe(L, -1, buf, sizeof buf));
-    q->no_landmarks = !lua_toboolean(L, -1);
+  if (HAS(Q, K_landmarks)) {
+    lua_getfield(L, arg, "landmarks");
+    if (!lua_isnil(L, -1)) {
+      char buf[64];
+      if (lua_type(L, -1) != LUA_TBOOLEAN)
+        la_error(L, arg, fname, "landmarks must be a boolean, got %s",
+                 la_describe(L, -1, buf, sizeof buf));
+      q->no_landmarks = !lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
   }
-  lua_pop(L, 1);
   read_options(L, arg, fname, g, Q);
 }
 
@@ -436,8 +471,9 @@ static void read_args(lua_State *L, const char *fname, const astar_grid *bounds,
   astar_query_defaults(q);
   q->sx = la_x(L, 2, fname, "sx", bounds);
   q->sy = la_y(L, 3, fname, "sy", bounds);
-  opts = la_options(L, 6, fname, keys);
-  if (opts && lua_isnil(L, 4) && lua_isnil(L, 5) && has_goals(L, 6)) {
+  opts = la_options_mask(L, 6, fname, keys, &Q->present);
+  if (opts && lua_isnil(L, 4) && lua_isnil(L, 5) && HAS(Q, K_goals) &&
+      has_goals(L, 6)) {
     q->no_main_goal = 1; /* the goals option alone */
   } else {
     q->gx = la_x(L, 4, fname, "gx", bounds);
@@ -532,7 +568,7 @@ void lq_batch_options(lua_State *L, int arg, const char *fname,
   Q.snapshot = Q.batch = 1;
   Q.arg = arg;
   astar_query_defaults(&Q.q);
-  if (la_options(L, arg, fname, query_keys))
+  if (la_options_mask(L, arg, fname, query_keys, &Q.present))
     query_options(L, arg, fname, g, obj, &Q);
   check_algorithm(L, arg, fname, g, &Q);
   *q = Q.q;
