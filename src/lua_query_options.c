@@ -88,11 +88,11 @@ static const char *const path_names[] = {"tiles", "corners", NULL};
 #define DEFAULT_BEAM_WIDTH 1000
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact on every runtime */
 
-/* A boolean option (absent: 0). */
+/* A boolean option (absent: dflt). */
 static int bool_option(lua_State *L, int arg, const char *fname,
-                       const char *name) {
+                       const char *name, int dflt) {
   char buf[64];
-  int v = 0, t;
+  int v = dflt, t;
   lua_getfield(L, arg, name);
   t = lua_type(L, -1);
   if (t == LUA_TBOOLEAN)
@@ -292,13 +292,14 @@ static void read_options(lua_State *L, int arg, const char *fname,
   if (HAS(Q, K_max_nodes))
     q->max_nodes = (uint32_t)int_option(L, arg, fname, "max_nodes", 1,
                                         2147483647.0, 0);
-  if (HAS(Q, K_closest)) q->closest = bool_option(L, arg, fname, "closest");
+  if (HAS(Q, K_closest))
+    q->closest = bool_option(L, arg, fname, "closest", 0);
   if (HAS(Q, K_leave_blocked_start))
     q->leave_blocked_start = bool_option(L, arg, fname,
-                                         "leave_blocked_start");
+                                         "leave_blocked_start", 0);
   if (HAS(Q, K_next_to_blocked_goal))
     q->next_to_blocked_goal = bool_option(L, arg, fname,
-                                          "next_to_blocked_goal");
+                                          "next_to_blocked_goal", 0);
   if (HAS(Q, K_goals)) goals_option(L, arg, fname, g, Q);
   if (HAS(Q, K_heuristic) && heuristic_function(L, arg)) {
     lua_getfield(L, arg, "heuristic");
@@ -434,28 +435,9 @@ static void query_options(lua_State *L, int arg, const char *fname,
              "snapshot(units) left it out)",
              la_describe(L, -1, buf, sizeof buf));
   }
-  if (HAS(Q, K_zones)) {
-    lua_getfield(L, arg, "zones");
-    if (!lua_isnil(L, -1)) {
-      char buf[64];
-      if (lua_type(L, -1) != LUA_TBOOLEAN)
-        la_error(L, arg, fname, "zones must be a boolean, got %s",
-                 la_describe(L, -1, buf, sizeof buf));
-      q->no_zones = !lua_toboolean(L, -1);
-    }
-    lua_pop(L, 1);
-  }
-  if (HAS(Q, K_landmarks)) {
-    lua_getfield(L, arg, "landmarks");
-    if (!lua_isnil(L, -1)) {
-      char buf[64];
-      if (lua_type(L, -1) != LUA_TBOOLEAN)
-        la_error(L, arg, fname, "landmarks must be a boolean, got %s",
-                 la_describe(L, -1, buf, sizeof buf));
-      q->no_landmarks = !lua_toboolean(L, -1);
-    }
-    lua_pop(L, 1);
-  }
+  if (HAS(Q, K_zones)) q->no_zones = !bool_option(L, arg, fname, "zones", 1);
+  if (HAS(Q, K_landmarks))
+    q->no_landmarks = !bool_option(L, arg, fname, "landmarks", 1);
   read_options(L, arg, fname, g, Q);
 }
 
