@@ -33,9 +33,9 @@ typedef struct astar__subgoals {
                             missing); a plain edge x -> y: to_x holds
                             ASTAR__SG_DFX when its diagonal steps first
                             are open from x, ASTAR__SG_DFY from y */
-  } *ex;             /* what unfolding an edge reads, one record (one
-                        cache line) per edge; NULL where nothing was
-                        contracted */
+  } *ex;             /* what unfolding an edge reads, one 12-byte record
+                        per edge (one load, not three arrays); NULL where
+                        nothing was contracted */
   struct astar__subgoal_at {
     uint32_t tile;
     int32_t x, y;
