@@ -475,29 +475,23 @@ int astar_path_prev(const astar_search *s, uint32_t *node) {
 
 int astar_path_prev_xy(const astar_search *s, uint32_t *node, int32_t *x,
                        int32_t *y) {
-  uint32_t st;
-  unsigned d;
   if (s->last_outcome != ASTAR_FOUND || *node == s->last_start) return 0;
-  if (s->last_waypoints) { /* a corner's link: its stamp is not read (a
-                              corners walk leaves the tiles unstamped, and
-                              the read would be a cache miss per corner) */
-    *node = s->heap_pos[*node];
-    *y = (int32_t)(*node / (uint32_t)s->stride) - 1;
-    *x = (int32_t)(*node % (uint32_t)s->stride) - 1;
-    return 1;
+  /* waypoints first, without the stamp: a corners walk leaves its tiles
+     unstamped, and the read would be a cache miss per corner */
+  if (!s->last_waypoints) {
+    uint32_t st = s->stamp[*node];
+    if (s->via == NULL || s->via[*node].gen == 0 ||
+        s->via[*node].gen != (st & ASTAR__STAMP_GEN)) { /* one step */
+      unsigned d = st & ASTAR__STAMP_DIR;
+      *node = (uint32_t)((int32_t)*node - s->offset[d]);
+      *x -= astar_dir_dx[d];
+      *y -= astar_dir_dy[d];
+      return 1;
+    }
   }
-  st = s->stamp[*node];
-  if (s->via != NULL && s->via[*node].gen != 0 &&
-      s->via[*node].gen == (st & ASTAR__STAMP_GEN)) {
-    astar_path_prev(s, node); /* a jump: the division */
-    *y = (int32_t)(*node / (uint32_t)s->stride) - 1;
-    *x = (int32_t)(*node % (uint32_t)s->stride) - 1;
-    return 1;
-  }
-  d = st & ASTAR__STAMP_DIR;
-  *node = (uint32_t)((int32_t)*node - s->offset[d]);
-  *x -= astar_dir_dx[d];
-  *y -= astar_dir_dy[d];
+  astar_path_prev(s, node); /* a corner's link or a jump: the division */
+  *y = (int32_t)(*node / (uint32_t)s->stride) - 1;
+  *x = (int32_t)(*node % (uint32_t)s->stride) - 1;
   return 1;
 }
 
