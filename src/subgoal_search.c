@@ -47,13 +47,16 @@ static uint32_t node_of(const astar__run *R, uint32_t tile) {
 typedef struct {
   astar__run *R;
   uint32_t n; /* nodes on the stack (the scratch's list): each once */
+  int direct; /* the scan reached the start */
 } marker;
 
-/* the goal's scan: its subgoals are near the goal */
+/* the goal's scan: its subgoals are near the goal; the start, when the
+   scan reaches it, is in reach of the goal by an octile path */
 static int mark_goal(void *ud, uint32_t tile) {
   marker *m = ud;
   astar__sgx *z = m->R->s->sgx;
   uint32_t v = node_of(m->R, tile);
+  if (tile == m->R->start) m->direct = 1;
   if (v == NONE || (z->stamp[v] & GEN) == m->R->gtag) return ASTAR_OK;
   z->stamp[v] = m->R->gtag | NEAR_GOAL | UP_GOAL;
   z->list[m->n++] = v;
@@ -152,6 +155,32 @@ static void view_run(const astar__run *R, astar__view *V) {
   astar__subgoal_view(R->G, &R->J, s, V);
 }
 
+/* The goal's scan reached the start: an octile path joins them (the
+ * scan's own way, diagonal steps from the goal and then a straight run,
+ * is open), so no path is shorter.  The start is closed, the goal alone
+ * is open with its cost, reached from the start by a scan's edge, as if
+ * the start's scan had found it: the step takes it off at once and
+ * unfolds that edge. */
+static void close_start_open_goal(astar__run *R) {
+  astar__sgx *z = R->s->sgx;
+  astar_heap_entry e;
+  double g = octile(R, R->start, R->goal);
+  z->stamp[R->sid] = R->gtag | SEEN | CLOSED;
+  z->pos[R->sid] = R->sid;
+  z->list[z->nlist++] = R->sid;
+  z->stamp[R->gid] = R->gtag | SEEN;
+  z->link[R->gid] = NONE;
+  e.key = astar__quantise(g, R->inv_q);
+  e.g = g;
+  e.node = R->gid;
+  e.aux = R->sid;
+  astar__heap_up(R->s->heap, z->pos, 0, e, 0);
+  R->n = 1;
+  R->expanded = 1;
+  R->r.generated = 2;
+  R->peak = 1;
+}
+
 int astar__subgoal_start(astar__run *R) {
   const astar_grid *G = R->G;
   astar_search *ctx = R->s;
@@ -208,12 +237,22 @@ int astar__subgoal_start(astar__run *R) {
     marker m;
     m.R = R;
     m.n = 0;
+    m.direct = 0;
     if (R->gid == sg->nsub + 1u) {
+      /* the start stops the goal's scan as a subgoal would; where it
+         shortens a line the scan reaches it, so the marks are the same
+         whenever the search below needs them */
+      V.extra = R->start;
+      V.extra_t = (R->start % V.stride) * V.tstride + R->start / V.stride;
       if ((st = astar__subgoal_scan(&V, R->goal, mark_goal, &m)) != ASTAR_OK)
         return st;
     } else {
       z->stamp[R->gid] = R->gtag | UP_GOAL;
       z->list[m.n++] = R->gid;
+    }
+    if (m.direct) { /* an octile path: no graph, the goal straight away */
+      close_start_open_goal(R);
+      return ASTAR_OK;
     }
     mark_climb(&m);
   }
