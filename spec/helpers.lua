@@ -543,6 +543,17 @@ function helpers.maps_dir()
   return dir
 end
 
+-- Whether stats.algorithm may have answered a plain find_path from (sx,
+-- sy) to (gx, gy) on a grid prepared with a subgoal graph (info: what
+-- prepare returned): the graph always may; plain JPS may only where the
+-- build chose it for short queries (info.jps_first) and start and goal
+-- are at most 64 tiles apart on each axis.
+function helpers.graph_answer(info, algorithm, sx, sy, gx, gy)
+  if algorithm == "subgoal" then return true end
+  return algorithm == "jps" and info.jps_first == true
+    and math.abs(gx - sx) <= 64 and math.abs(gy - sy) <= 64
+end
+
 -- Whether two flat lists (paths) hold the same values in the same order.
 function helpers.same_list(a, b)
   if #a ~= #b then return false end

@@ -365,6 +365,112 @@ describe("subgoal graphs (grid:prepare)", function()
   end)
 end)
 
+-- A 400 x 400 map, open but for a walled box (x and y 10..70) holding a
+-- serpentine: walls on every other row, open at alternate ends, its one
+-- way out at the box's bottom left.  From inside its first row to just
+-- above the box is 3 tiles as the crow flies and over 1,800 by the
+-- serpentine, which plain JPS takes 62 expansions to find.
+local function serpentine()
+  local g = astar.new(400, 400)
+  g:fill_rect(10, 10, 61, 1, false)
+  g:fill_rect(10, 70, 61, 1, false)
+  g:fill_rect(10, 10, 1, 61, false)
+  g:fill_rect(70, 10, 1, 61, false)
+  for y = 12, 68, 2 do
+    if y % 4 == 0 then
+      g:fill_rect(11, y, 58, 1, false)
+    else
+      g:fill_rect(12, y, 58, 1, false)
+    end
+  end
+  g:set_blocked(10, 69, false)
+  return g
+end
+
+describe("short queries on a prepared graph", function()
+  it("try plain JPS first, the graph when JPS does not end soon", function()
+    local g, plain = serpentine(), serpentine()
+    local info = g:prepare("subgoal", nil, "always")
+    assert.is_true(info.jps_first)
+    -- out of the serpentine: near, but JPS gives up: the graph answers
+    local p, c, st = find(g, 11, 11, 11, 8)
+    assert.are.equal("subgoal", st.algorithm)
+    local _, want = plain:find_path(11, 11, 11, 8)
+    assert.is_true(want > 1800)
+    assert.is_true(helpers.close(want, c, REL))
+    assert.is_true(helpers.check_path(helpers.desc_of_grid(plain), p, 11, 11,
+                                      11, 8) ~= false)
+    -- in the open: JPS answers
+    _, _, st = find(g, 200, 200, 230, 180)
+    assert.are.equal("jps", st.algorithm)
+    _, _, st = find(g, 200, 200, 264, 136) -- 64 apart on both axes
+    assert.are.equal("jps", st.algorithm)
+    -- farther: the graph
+    _, _, st = find(g, 200, 200, 265, 200)
+    assert.are.equal("subgoal", st.algorithm)
+    -- a sliced query keeps to the graph
+    local qst = {}
+    local q = g:query(200, 200, 230, 180, { stats = qst })
+    assert.are.equal("found", q:step())
+    local _, cost = q:result()
+    assert.are.equal("subgoal", qst.algorithm)
+    assert.is_true(helpers.close(cost, 10 + 20 * math.sqrt(2), REL))
+    q:close()
+    g:close()
+    plain:close()
+  end)
+
+  it("cost what the unprepared map's queries cost", function()
+    local g, plain = serpentine(), serpentine()
+    local desc = helpers.desc_of_grid(plain)
+    local rng = helpers.rng(15)
+    -- rubble, so that some short ways are long
+    for _ = 1, 4000 do
+      local x, y = rng:int(1, 400), rng:int(1, 400)
+      g:set_blocked(x, y, true)
+      plain:set_blocked(x, y, true)
+    end
+    desc = helpers.desc_of_grid(plain)
+    local info = g:prepare("subgoal", nil, "always")
+    assert.is_true(info.jps_first)
+    local seen, out = {}, {}
+    local n = 0
+    while n < helpers.cases(400) do
+      local sx, sy = rng:int(1, 400), rng:int(1, 400)
+      if n % 4 == 0 then sx, sy = rng:int(11, 69), rng:int(11, 69) end
+      local gx, gy = sx + rng:int(-64, 64), sy + rng:int(-64, 64)
+      if gx >= 1 and gy >= 1 and gx <= 400 and gy <= 400
+         and not plain:is_blocked(sx, sy) and not plain:is_blocked(gx, gy) then
+        n = n + 1
+        local found, want = plain:find_path(sx, sy, gx, gy)
+        local p, c, st = find(g, sx, sy, gx, gy, nil, out)
+        local where = ("(%d,%d)->(%d,%d)"):format(sx, sy, gx, gy)
+        seen[st.algorithm] = true
+        if not found then
+          assert(p == nil and c == want, where .. ": " .. tostring(c))
+        else
+          assert(p and helpers.close(want, c, REL),
+                 where .. ": cost " .. tostring(c) .. ", want " .. want)
+          local walked, why = helpers.check_path(desc, p, sx, sy, gx, gy)
+          assert(walked, where .. ": " .. tostring(why))
+        end
+      end
+    end
+    assert.is_true(seen.jps)
+    if helpers.cases(10) == 10 then assert.is_true(seen.subgoal) end
+    g:close()
+    plain:close()
+  end)
+
+  it("are not tried below 128 x 128 tiles, nor in a maze", function()
+    local g = astar.new(100, 100)
+    assert.is_false(g:prepare("subgoal", nil, "always").jps_first)
+    local _, _, st = find(g, 10, 10, 20, 20)
+    assert.are.equal("subgoal", st.algorithm)
+    g:close()
+  end)
+end)
+
 describe("subgoal graphs on MovingAI maps", function()
   local dir = helpers.maps_dir()
   if not dir then
@@ -380,11 +486,16 @@ describe("subgoal graphs on MovingAI maps", function()
     local out, st = {}, {}
     local desc = helpers.desc_of_grid(grid)
     for _, mode in ipairs({ { "always", "subgoal" }, { "jumps", "jps_plus" } }) do
-      grid:prepare("subgoal", nil, mode[1])
+      local info = grid:prepare("subgoal", nil, mode[1])
       for k = 1, #entries, step do
         local e = entries[k]
         local p, c = grid:find_path(e.sx, e.sy, e.gx, e.gy, { stats = st }, out)
-        assert.are.equal(mode[2], st.algorithm)
+        if mode[2] == "subgoal" then
+          assert(helpers.graph_answer(info, st.algorithm, e.sx, e.sy, e.gx,
+                                      e.gy), st.algorithm)
+        else
+          assert.are.equal(mode[2], st.algorithm)
+        end
         if not p or math.abs(c - e.length)
                      > movingai.tolerance(e.length_text) then
           error(("%s (%s) #%d (%d,%d)->(%d,%d): expected %s, got %s"):format(
@@ -408,18 +519,23 @@ describe("subgoal graphs on MovingAI maps", function()
     grid:close()
   end
   it("are kept where the documented rule says they beat JPS", function()
+    -- short queries try JPS first on the two maps where it answers them
+    -- within its few expansions, not in the maze
+    local jps_first = { ["32room_000"] = true, brc202d = true,
+                        ["maze512-4-0"] = false }
     for _, name in ipairs({ "32room_000", "brc202d", "maze512-4-0" }) do
       local g = assert(astar.load_movingai(dir .. "/" .. name .. ".map"))
       local w, h = g:size()
       local info = g:prepare("subgoal")
       assert.is_nil(info.skipped)
       assert.are.equal("subgoal", info.algorithm)
+      assert.are.equal(jps_first[name], info.jps_first)
       -- contracted: at most one tile in 1000 holds a global subgoal
       assert.is_true(info.global < 0.1 * info.subgoals)
       assert.is_true(info.global <= 0.001 * w * h)
       assert.are.equal("ready", g:prepared("subgoal"))
       local _, _, st = find(g, 2, 2, 2, 2)
-      assert.are.equal("subgoal", st.algorithm)
+      assert.are.equal(info.jps_first and "jps" or "subgoal", st.algorithm)
       g:close()
     end
     for _, name in ipairs({ "Berlin_0_512", "arena" }) do

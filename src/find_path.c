@@ -160,8 +160,10 @@ int astar_grid_prepared(const astar_grid *g, const astar_query *q) {
 
 /* ---- begin, step, whole ---- */
 
-int astar_search_begin(astar_search *s, const astar_grid *G,
-                       const astar_query *q, astar_result *r) {
+/* probe: a search that would run on the subgoal graph runs plain JPS
+ * instead (astar_find_path's short queries). */
+static int begin(astar_search *s, const astar_grid *G, const astar_query *q,
+                 astar_result *r, int probe) {
   astar__run *R;
   int st, engine, refusal;
   const uint32_t *jt = NULL;
@@ -201,7 +203,7 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
     /* a prepared static map: its subgoal graph, unless stale */
     if (engine == ASTAR__ENGINE_JPS && q->size <= 1 && G->nlinks == 0) {
       if (astar__subgoals_for(G, q->unit) != NULL)
-        engine = ASTAR__ENGINE_SUBGOAL;
+        engine = probe ? ASTAR__ENGINE_JPS : ASTAR__ENGINE_SUBGOAL;
       else
         jt = astar__jumps_for(G, q->unit); /* JPS+ (NULL: plain JPS) */
     }
@@ -273,6 +275,11 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   return ASTAR_OK;
 }
 
+int astar_search_begin(astar_search *s, const astar_grid *G,
+                       const astar_query *q, astar_result *r) {
+  return begin(s, G, q, r, 0);
+}
+
 int astar_search_step(astar_search *s, const astar_grid *G,
                       uint32_t max_nodes, astar_result *r) {
   astar__run *R = s->run;
@@ -309,9 +316,95 @@ int astar_search_step(astar_search *s, const astar_grid *G,
   return ASTAR_OK;
 }
 
+/* A query on a subgoal graph pays for two scans (the start's, the
+ * goal's) and the goal's climb before its first expansion: more than
+ * plain JPS takes to answer most short queries.  So a whole search whose
+ * start and goal are at most PROBE_RANGE tiles apart on both axes, where
+ * the graph would run, tries JPS first for at most PROBE_NODES
+ * expansions, and runs the graph only when JPS has not finished by then
+ * (a short way round a long wall): what the probe costs is bounded, and
+ * either answer is optimal.  The graph's build asks astar__probe_pays
+ * whether that pays on the map (not in a maze, where JPS seldom ends
+ * that soon and the graph is quick); measured in docs/speed.md
+ * (session 15). */
+#define PROBE_RANGE 64
+#define PROBE_NODES 32
+#define PROBE_SAMPLES 128
+
+static int probe_first(const astar_grid *G, const astar_query *q) {
+  int32_t dx = q->gx - q->sx, dy = q->gy - q->sy;
+  const astar__subgoals *sg;
+  if (q->algorithm != ASTAR_ALGO_AUTO || q->size > 1 || G->nlinks != 0 ||
+      (sg = astar__subgoals_for(G, q->unit)) == NULL || !sg->probe)
+    return 0;
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
+  return dx <= PROBE_RANGE && dy <= PROBE_RANGE;
+}
+
+/* Below 128 x 128 tiles (where prepare's "auto" keeps no graph), never;
+ * else PROBE_SAMPLES short queries of unit on G (start and goal open, drawn
+ * by a fixed generator, so a map always gets the same answer), each by
+ * plain JPS for at most PROBE_NODES expansions, with no zones (a goal
+ * out of reach counts as not answered): 1 when JPS answers at least 9 in
+ * 10 (it stops once more than a tenth have missed).  Any failure
+ * (memory) answers 0: the probe is only a shortcut. */
+int astar__probe_pays(const astar_grid *G, int unit) {
+  astar_search s;
+  astar_query q;
+  astar_result r;
+  astar__jps_layer J;
+  uint32_t seed = 0x2545F491u, n = 0, hits = 0, tries;
+  int st = ASTAR_OK;
+  if ((uint64_t)G->width * (uint64_t)G->height < 16384u || /* 128 x 128 */
+      astar__jps_layer_size(G, unit, 1, &J) != 1)
+    return 0;
+  astar_search_init(&s, G->alloc, G->alloc_ud);
+  astar_query_defaults(&q);
+  q.unit = unit;
+  q.algorithm = ASTAR_ALGO_JPS;
+  q.no_zones = 1;
+  for (tries = 0; n < PROBE_SAMPLES && tries < 64u * PROBE_SAMPLES &&
+                  (n - hits) * 10u <= PROBE_SAMPLES;
+       tries++) {
+    int32_t v[4], k;
+    for (k = 0; k < 4; k++) { /* xorshift32 */
+      seed ^= seed << 13;
+      seed ^= seed >> 17;
+      seed ^= seed << 5;
+      v[k] = (int32_t)(seed >> 1);
+    }
+    q.sx = v[0] % G->width;
+    q.sy = v[1] % G->height;
+    q.gx = q.sx + v[2] % (2 * PROBE_RANGE + 1) - PROBE_RANGE;
+    q.gy = q.sy + v[3] % (2 * PROBE_RANGE + 1) - PROBE_RANGE;
+    if (q.gx < 0 || q.gx >= G->width || q.gy < 0 || q.gy >= G->height ||
+        !astar__bit(J.passable, astar_index(G, q.sx, q.sy)) ||
+        !astar__bit(J.passable, astar_index(G, q.gx, q.gy)))
+      continue;
+    if ((st = astar_search_begin(&s, G, &q, &r)) != ASTAR_OK) break;
+    if (r.outcome == ASTAR_RUNNING &&
+        (st = astar_search_step(&s, G, PROBE_NODES, &r)) != ASTAR_OK)
+      break;
+    n++;
+    hits += r.outcome != ASTAR_RUNNING;
+  }
+  astar_search_release(&s);
+  return st == ASTAR_OK && n == PROBE_SAMPLES && hits * 10u >= n * 9u;
+}
+
 int astar_find_path(astar_search *s, const astar_grid *G,
                     const astar_query *q, astar_result *r) {
-  int st = astar_search_begin(s, G, q, r);
+  int st;
+  if (probe_first(G, q)) {
+    st = begin(s, G, q, r, 1);
+    if (st != ASTAR_OK || r->outcome != ASTAR_RUNNING) return st;
+    if (s->run->engine != ASTAR__ENGINE_JPS) /* A*: the graph's not for it */
+      return astar_search_step(s, G, 0, r);
+    st = astar_search_step(s, G, PROBE_NODES, r);
+    if (st != ASTAR_OK || r->outcome != ASTAR_RUNNING) return st;
+  }
+  st = astar_search_begin(s, G, q, r);
   if (st != ASTAR_OK || r->outcome != ASTAR_RUNNING) return st;
   return astar_search_step(s, G, 0, r);
 }

@@ -118,7 +118,7 @@ void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
     uint32_t nedges = (uint32_t)lua_tonumber(L, -1);
     uint32_t nsub = (uint32_t)lua_tonumber(L, -2);
     lua_pop(L, 2);
-    lua_createtable(L, 0, 7);
+    lua_createtable(L, 0, 8);
     lua_pushstring(L, astar_subgoal_is_jumps(g, units[0]) ? "jps_plus"
                                                           : "subgoal");
     lua_setfield(L, -2, "algorithm");
@@ -130,6 +130,8 @@ void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
     lua_setfield(L, -2, "edges");
     lua_pushnumber(L, (lua_Number)astar_subgoal_global(g, units[0]));
     lua_setfield(L, -2, "global");
+    lua_pushboolean(L, astar_subgoal_jps_first(g, units[0]));
+    lua_setfield(L, -2, "jps_first");
     if (when == WHEN_AUTO && graphs < n) {
       lua_pushliteral(L, "a small map, or global subgoals on more than "
                          "0.1% of the tiles: JPS is faster here, "

@@ -249,6 +249,11 @@ uint32_t astar_subgoal_global(const astar_grid *g, int unit) {
   return s != NULL && s->jumps == NULL ? s->nglobal : 0u;
 }
 
+int astar_subgoal_jps_first(const astar_grid *g, int unit) {
+  const astar__subgoals *s = find(g, unit);
+  return s != NULL && s->jumps == NULL && s->probe;
+}
+
 typedef struct {
   astar_grid *g;
   astar__subgoals *s;
@@ -458,6 +463,7 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
     return st;
   }
   record_ways(g, &J, s);
+  s->probe = astar__probe_pays(g, unit); /* before it is kept: plain JPS */
   s->version = g->version;
   s->next = g->subgoals;
   g->subgoals = s;
