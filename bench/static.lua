@@ -16,6 +16,11 @@
 -- Warthog return waypoints: the like-for-like figure with them); "auto"
 -- what prepare's default mode keeps on the map, "ratio" its time over
 -- JPS's, "auto_c" its µs per query with corners.
+-- "short_jps" and "short_sub": 1,000 short queries per map (start and
+-- goal open, at most 64 tiles apart on each axis, drawn by a fixed
+-- generator), plain JPS on the unprepared map against a plain find_path
+-- on the graph (which tries JPS first where prepare's jps_first says so),
+-- alternating in the same process; their costs must agree.
 -- Every cost is checked against the scenario's optimal length: a mismatch
 -- is printed and makes the exit status 1.
 
@@ -75,10 +80,31 @@ local bad = false
 
 print(fmt("# %s; %d rounds, modes alternate round by round; every %d",
   jit and jit.version or _VERSION, rounds, every))
-print(fmt("%-16s %8s %6s %8s %6s %8s %8s %7s %8s %7s %8s %7s %8s %8s %8s %6s %8s",
+print(fmt("%-16s %8s %6s %8s %6s %8s %8s %7s %8s %7s %8s %7s %8s %8s %8s %6s %8s %9s %9s",
   "map", "graph_ms", "B/tile", "jumps_ms", "B/tile", "subgoals", "jps_us",
   "jps_exp", "sub_us", "sub_exp", "plus_us", "plus_ex", "sub_c", "plus_c",
-  "auto", "ratio", "auto_c"))
+  "auto", "ratio", "auto_c", "short_jps", "short_sub"))
+
+-- n short queries on grid (start and goal open, at most 64 tiles apart
+-- on each axis), from a fixed generator (Park-Miller): the same on every
+-- runtime
+local function short_queries(grid, n)
+  local w, h = grid:size()
+  local state, list = 12345, {}
+  local function int(lo, hi)
+    state = (state * 16807) % 2147483647
+    return lo + state % (hi - lo + 1)
+  end
+  while #list < n do
+    local sx, sy = int(1, w), int(1, h)
+    local gx, gy = sx + int(-64, 64), sy + int(-64, 64)
+    if gx >= 1 and gy >= 1 and gx <= w and gy <= h
+       and not grid:is_blocked(sx, sy) and not grid:is_blocked(gx, gy) then
+      list[#list + 1] = { sx, sy, gx, gy }
+    end
+  end
+  return list
+end
 
 -- the best of three builds: ms and the figures table
 local function build(grid, mode)
@@ -134,15 +160,46 @@ for _, path in ipairs(files) do
       exp[m] = e / n
     end
   end
+  -- short queries: plain JPS on an unprepared copy, the graph's grid
+  local plain = assert(astar.load_movingai(map_path))
+  local Q = short_queries(plain, 1000)
+  local short = { math.huge, math.huge }
+  local jps_opts = { algorithm = "jps" }
+  for r = 1, rounds do
+    for m = 1, 2 do
+      local grid, opts = m == 1 and plain or grids[1], m == 1 and jps_opts or nil
+      local out, mism = outs[1], 0
+      collectgarbage()
+      local t0 = clock()
+      for k = 1, #Q do
+        local q = Q[k]
+        local _, cost = grid:find_path(q[1], q[2], q[3], q[4], opts, out)
+        if r == 1 then Q[k][4 + m] = cost end
+      end
+      local t = clock() - t0
+      if t < short[m] then short[m] = t end
+    end
+  end
+  for k = 1, #Q do
+    local a, b = Q[k][5], Q[k][6]
+    if a ~= b and not (type(a) == "number" and type(b) == "number"
+                       and math.abs(a - b) <= 1e-9 * math.max(1, a)) then
+      bad = true
+      io.stderr:write(fmt("MISMATCH %s short (%d,%d)->(%d,%d): %s / %s\n",
+        name, Q[k][1], Q[k][2], Q[k][3], Q[k][4], tostring(a), tostring(b)))
+    end
+  end
+  plain:close()
   -- what prepare's default ("auto") keeps on this map
   local auto = grids[1]:prepare("subgoal").algorithm
   local chosen = auto == "subgoal" and best[2] or best[3]
   local chosen_c = auto == "subgoal" and best[4] or best[5]
-  print(fmt("%-16s %8.2f %6.2f %8.2f %6.2f %8s %8.2f %7.1f %8.2f %7.1f %8.2f %7.1f %8.2f %8.2f %8s %6.3f %8.2f",
+  print(fmt("%-16s %8.2f %6.2f %8.2f %6.2f %8s %8.2f %7.1f %8.2f %7.1f %8.2f %7.1f %8.2f %8.2f %8s %6.3f %8.2f %9.2f %9.2f",
     name, gms, ginfo.bytes / (w * h), jms, jinfo.bytes / (w * h),
     ginfo.subgoals or "-", best[1] / n * 1e6, exp[1], best[2] / n * 1e6,
     exp[2], best[3] / n * 1e6, exp[3], best[4] / n * 1e6, best[5] / n * 1e6,
-    auto, chosen / best[1], chosen_c / n * 1e6))
+    auto, chosen / best[1], chosen_c / n * 1e6, short[1] / #Q * 1e6,
+    short[2] / #Q * 1e6))
   io.stdout:flush()
   grids[1]:close()
   grids[2]:close()
