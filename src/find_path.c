@@ -323,7 +323,7 @@ int astar_search_step(astar_search *s, const astar_grid *G,
  * the graph would run, tries JPS first for at most PROBE_NODES
  * expansions, and runs the graph only when JPS has not finished by then
  * (a short way round a long wall): what the probe costs is bounded, and
- * either answer is optimal.  The graph's build asks astar__probe_pays
+ * either answer is optimal.  The graph's build asks probe_pays
  * whether that pays on the map (not in a maze, where JPS seldom ends
  * that soon and the graph is quick); measured in docs/speed.md
  * (session 15). */
@@ -349,7 +349,7 @@ static int probe_first(const astar_grid *G, const astar_query *q) {
  * out of reach counts as not answered): 1 when JPS answers at least 9 in
  * 10 (it stops once more than a tenth have missed).  Any failure
  * (memory) answers 0: the probe is only a shortcut. */
-int astar__probe_pays(const astar_grid *G, int unit) {
+static int probe_pays(const astar_grid *G, int unit) {
   astar_search s;
   astar_query q;
   astar_result r;
@@ -391,6 +391,16 @@ int astar__probe_pays(const astar_grid *G, int unit) {
   }
   astar_search_release(&s);
   return st == ASTAR_OK && n == PROBE_SAMPLES && hits * 10u >= n * 9u;
+}
+
+/* The graph (subgoal.c), then whether short queries try JPS first: here,
+ * because probe_pays runs searches, which subgoal.c (below the engines)
+ * may not.  Its queries ask for JPS by name, so the new graph is not in
+ * their way. */
+int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
+  int st = astar__subgoal_build(g, unit, refusal);
+  if (st == ASTAR_OK) astar__subgoal_set_probe(g, unit, probe_pays(g, unit));
+  return st;
 }
 
 int astar_find_path(astar_search *s, const astar_grid *G,

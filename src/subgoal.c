@@ -254,6 +254,11 @@ int astar_subgoal_jps_first(const astar_grid *g, int unit) {
   return s != NULL && s->jumps == NULL && s->probe;
 }
 
+void astar__subgoal_set_probe(astar_grid *g, int unit, int on) {
+  astar__subgoals *s = find(g, unit);
+  if (s != NULL && s->jumps == NULL) s->probe = on;
+}
+
 typedef struct {
   astar_grid *g;
   astar__subgoals *s;
@@ -372,7 +377,7 @@ static void record_ways(const astar_grid *g, const astar__jps_layer *J,
     }
 }
 
-int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
+int astar__subgoal_build(astar_grid *g, int unit, int *refusal) {
   astar__jps_layer J;
   astar__subgoals *s;
   uint32_t stride = (uint32_t)g->stride, tstride = (uint32_t)g->height + 2u;
@@ -463,7 +468,6 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
     return st;
   }
   record_ways(g, &J, s);
-  s->probe = astar__probe_pays(g, unit); /* before it is kept: plain JPS */
   s->version = g->version;
   s->next = g->subgoals;
   g->subgoals = s;

@@ -49,7 +49,7 @@ typedef struct astar__subgoals {
   uint32_t *jumps;   /* JPS+ instead of a graph: a word per tile (jps.c's
                         astar_jumps_build; then no subgoals), or NULL */
   int probe;         /* short queries try plain JPS first (find_path.c's
-                        astar__probe_pays said so at the build) */
+                        probe_pays said so at the build) */
 } astar__subgoals;
 /* subgoal.c: the rules a graph or a jump table rests on (astar_subgoal_
  * build's refusals); fills *J.  keep makes jumps (njumps words from the
@@ -59,10 +59,11 @@ int astar__static_rules(const astar_grid *g, int unit, int *refusal,
                         astar__jps_layer *J);
 int astar__static_keep(astar_grid *g, int unit, uint32_t *jumps,
                        size_t njumps);
-/* find_path.c: whether plain JPS answers most short queries of unit on
- * g within the probe's few expansions (then they try it before the
- * graph) */
-int astar__probe_pays(const astar_grid *g, int unit);
+/* subgoal.c: unit's graph, built and kept (astar_subgoal_build, in
+ * find_path.c, adds the probe's answer, which needs a search); and that
+ * answer set on it */
+int astar__subgoal_build(astar_grid *g, int unit, int *refusal);
+void astar__subgoal_set_probe(astar_grid *g, int unit, int on);
 /* unit's jump table when built and not stale, else NULL */
 const uint32_t *astar__jumps_for(const astar_grid *g, int unit);
 /* The map as a scan sees it: passability and subgoals in rows and in
