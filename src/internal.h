@@ -649,6 +649,8 @@ typedef struct astar__run {
   int32_t gx, gy;       /* the goal's padded coordinates */
   uint32_t gtag;        /* the search's tag in the context's sgx stamps */
   uint32_t sid, gid;    /* the start's and the goal's nodes there */
+  int direct;           /* an octile path joins them: the start's
+                           expansion puts the goal on, nothing else */
 } astar__run;
 
 /* How an astar_trail walks back (astar_search_partial). */

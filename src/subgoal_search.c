@@ -155,32 +155,6 @@ static void view_run(const astar__run *R, astar__view *V) {
   astar__subgoal_view(R->G, &R->J, s, V);
 }
 
-/* The goal's scan reached the start: an octile path joins them (the
- * scan's own way, diagonal steps from the goal and then a straight run,
- * is open), so no path is shorter.  The start is closed, the goal alone
- * is open with its cost, reached from the start by a scan's edge, as if
- * the start's scan had found it: the step takes it off at once and
- * unfolds that edge. */
-static void close_start_open_goal(astar__run *R) {
-  astar__sgx *z = R->s->sgx;
-  astar_heap_entry e;
-  double g = octile(R, R->start, R->goal);
-  z->stamp[R->sid] = R->gtag | SEEN | CLOSED;
-  z->pos[R->sid] = R->sid;
-  z->list[z->nlist++] = R->sid;
-  z->stamp[R->gid] = R->gtag | SEEN;
-  z->link[R->gid] = NONE;
-  e.key = astar__quantise(g, R->inv_q);
-  e.g = g;
-  e.node = R->gid;
-  e.aux = R->sid;
-  astar__heap_up(R->s->heap, z->pos, 0, e, 0);
-  R->n = 1;
-  R->expanded = 1;
-  R->r.generated = 2;
-  R->peak = 1;
-}
-
 int astar__subgoal_start(astar__run *R) {
   const astar_grid *G = R->G;
   astar_search *ctx = R->s;
@@ -250,11 +224,13 @@ int astar__subgoal_start(astar__run *R) {
       z->stamp[R->gid] = R->gtag | UP_GOAL;
       z->list[m.n++] = R->gid;
     }
-    if (m.direct) { /* an octile path: no graph, the goal straight away */
-      close_start_open_goal(R);
-      return ASTAR_OK;
-    }
-    mark_climb(&m);
+    /* the goal's scan reached the start: an octile path joins them (the
+       scan's own way, diagonal steps from the goal, then a straight run,
+       is open), so none is shorter; the start's expansion puts the goal
+       on with that cost, as if its own scan had found it, and no climb
+       is needed */
+    R->direct = m.direct;
+    if (!m.direct) mark_climb(&m);
   }
   {
     astar_heap_entry e;
@@ -541,6 +517,11 @@ int astar__subgoal_step(astar__run *R, uint32_t budget) {
           break;
       }
       if (st != ASTAR_OK) break;
+    } else if (u == sid && R->direct) {
+      if ((st = relax_at(R, u, gid, R->gx, R->gy,
+                         gu + octile(R, R->start, R->goal), NONE)) !=
+          ASTAR_OK)
+        break;
     } else if (u == sid) {
       expander x;
       x.R = R;
