@@ -1,9 +1,11 @@
 # Fuzzing (included by the top Makefile).  See fuzz/README.md.
 #   make fuzz          every harness for FUZZ_SECONDS (default 60) under
-#                      libFuzzer (clang); non-zero exit on any crash
+#                      libFuzzer (clang); non-zero exit on any crash; a TAP
+#                      line per harness in build/results/fuzz.tap
 #   make fuzz-long     the same with FUZZ_SECONDS=600
 #   make fuzz-replay   the committed corpora and regressions through a plain
-#                      gcc + ASan/UBSan build (no libFuzzer); seconds
+#                      gcc + ASan/UBSan build (no libFuzzer); seconds; a TAP
+#                      line per harness in build/results/fuzz-replay.tap
 #   make fuzz-min FUZZ_HARNESS=search FUZZ_CRASH=path
 #                      minimise a crashing input into build/fuzz/minimized
 # Everything builds under build/fuzz/; the repository corpus is copied to a
@@ -49,7 +51,7 @@ fuzz-build: $(FUZZ_BINS) $(FUZZ_REPLAYS)
 # regressions; the log is build/fuzz/<harness>.log, crashing inputs land in
 # build/fuzz/artifacts/<harness>/.
 fuzz: $(FUZZ_BINS)
-	@fail=0; \
+	@fail=0; mkdir -p build/results; tap=build/results/fuzz.tap; : > $$tap; \
 	for h in $(FUZZ_HARNESSES); do \
 	  corpus=$(FUZZ_OUT)/corpus/$$h; art=$(FUZZ_OUT)/artifacts/$$h; \
 	  mkdir -p $$corpus $$art; \
@@ -70,8 +72,10 @@ fuzz: $(FUZZ_BINS)
 	    echo "  CRASH (exit $$rc) after $$((t1 - t0)) s:"; \
 	    grep -E 'fuzz invariant failed|ERROR: |SUMMARY: |runtime error|Test unit written' \
 	      $(FUZZ_OUT)/$$h.log | head -n 8 | sed 's/^/    /'; \
+	    echo "not ok - fuzz $$h: crash (exit $$rc), log $(FUZZ_OUT)/$$h.log" >> $$tap; \
 	  else \
 	    echo "  ok, $$((t1 - t0)) s, corpus $$(ls $$corpus | wc -l) inputs"; \
+	    echo "ok - fuzz $$h: $$((t1 - t0)) s, no crash" >> $$tap; \
 	  fi; \
 	done; \
 	exit $$fail
@@ -81,14 +85,19 @@ fuzz-long:
 
 # The committed corpora and regressions, no libFuzzer: part of the test run.
 fuzz-replay: $(FUZZ_REPLAYS)
-	@fail=0; \
+	@fail=0; mkdir -p build/results; tap=build/results/fuzz-replay.tap; \
+	: > $$tap; \
 	for h in $(FUZZ_HARNESSES); do \
 	  dirs=; \
 	  for d in fuzz/corpus/$$h fuzz/regressions/$$h; do \
 	    [ -d $$d ] && dirs="$$dirs $$d"; \
 	  done; \
 	  echo "fuzz-replay $$h:$$dirs"; \
-	  $(FUZZ_SAN_ENV) $(FUZZ_OUT)/replay_$$h $$dirs || fail=1; \
+	  if $(FUZZ_SAN_ENV) $(FUZZ_OUT)/replay_$$h $$dirs; then \
+	    echo "ok - fuzz-replay $$h" >> $$tap; \
+	  else \
+	    fail=1; echo "not ok - fuzz-replay $$h" >> $$tap; \
+	  fi; \
 	done; \
 	exit $$fail
 
