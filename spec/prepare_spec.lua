@@ -462,7 +462,7 @@ describe("short queries on a prepared graph", function()
     plain:close()
   end)
 
-  it("are not tried below 128 x 128 tiles, nor in a maze", function()
+  it("are not tried below 128 x 128 tiles (the maze: see above)", function()
     local g = astar.new(100, 100)
     assert.is_false(g:prepare("subgoal", nil, "always").jps_first)
     local _, _, st = find(g, 10, 10, 20, 20)
