@@ -18,7 +18,7 @@
 -- JPS's, "auto_c" its µs per query with corners.
 -- "short_jps" and "short_sub": 1,000 short queries per map (start and
 -- goal open, at most 64 tiles apart on each axis, drawn by a fixed
--- generator), plain JPS on the unprepared map against a plain find_path
+-- generator), plain JPS (algorithm = "jps") against a plain find_path
 -- on the graph (which tries JPS first where prepare's jps_first says so),
 -- alternating in the same process; their costs must agree.
 -- Every cost is checked against the scenario's optimal length: a mismatch
@@ -160,15 +160,16 @@ for _, path in ipairs(files) do
       exp[m] = e / n
     end
   end
-  -- short queries: plain JPS on an unprepared copy, the graph's grid
-  local plain = assert(astar.load_movingai(map_path))
+  -- short queries: plain JPS (by name, on the jump table's grid, as the
+  -- "jps" mode), the graph's grid
+  local plain = grids[2]
   local Q = short_queries(plain, 1000)
   local short = { math.huge, math.huge }
   local jps_opts = { algorithm = "jps" }
   for r = 1, rounds do
     for m = 1, 2 do
       local grid, opts = m == 1 and plain or grids[1], m == 1 and jps_opts or nil
-      local out, mism = outs[1], 0
+      local out = outs[1]
       collectgarbage()
       local t0 = clock()
       for k = 1, #Q do
@@ -189,7 +190,6 @@ for _, path in ipairs(files) do
         name, Q[k][1], Q[k][2], Q[k][3], Q[k][4], tostring(a), tostring(b)))
     end
   end
-  plain:close()
   -- what prepare's default ("auto") keeps on this map
   local auto = grids[1]:prepare("subgoal").algorithm
   local chosen = auto == "subgoal" and best[2] or best[3]
