@@ -420,6 +420,35 @@ describe("short queries on a prepared graph", function()
     plain:close()
   end)
 
+  it("the build's sample runs in the grid's own context, a search in it before", function()
+    -- the sample's searches reuse what find_path allocated: whatever that
+    -- context last ran (another size, a query paused on a spare), the
+    -- sample and the searches after it answer as on a fresh grid
+    local g, fresh = serpentine(), serpentine()
+    local p0, c0 = g:find_path(200, 200, 300, 250, { size = 2 })
+    local q = g:query(11, 11, 11, 8)
+    assert.are.equal("running", q:step(5))
+    local info = g:prepare("subgoal", nil, "always")
+    assert.are.equal(fresh:prepare("subgoal", nil, "always").jps_first,
+                     info.jps_first)
+    assert.is_true(info.jps_first)
+    local p, c, st = find(g, 200, 200, 230, 180)
+    assert.are.equal("jps", st.algorithm)
+    assert.is_true(helpers.close(c, 10 + 20 * math.sqrt(2), REL))
+    assert.are.equal(31, #p / 2) -- 30 steps
+    local _, c1 = g:find_path(200, 200, 300, 250, { size = 2 })
+    assert.is_truthy(p0)
+    assert.are.equal(c0, c1)
+    assert.are.equal("found", q:step())
+    local _, qc = q:result()
+    local _, want = fresh:find_path(11, 11, 11, 8)
+    assert.is_true(want > 1800)
+    assert.is_true(helpers.close(want, qc, REL))
+    q:close()
+    g:close()
+    fresh:close()
+  end)
+
   it("cost what the unprepared map's queries cost", function()
     local g, plain = serpentine(), serpentine()
     local desc = helpers.desc_of_grid(plain)

@@ -667,6 +667,13 @@ int astar_grid_prepared(const astar_grid *g, const astar_query *q);
  * (unit < 0: all); memory counts bytes held (unit < 0: all). */
 enum { ASTAR_SUBGOAL_NONE = 0, ASTAR_SUBGOAL_READY, ASTAR_SUBGOAL_STALE };
 int astar_subgoal_build(astar_grid *g, int unit, int *refusal);
+/* The same; the sample queries behind astar_subgoal_jps_first run in s
+ * (a context for g that is not in a step; NULL or busy: one of their own,
+ * allocated and freed here), so a caller that keeps a context for the map
+ * spares the build a whole-map allocation.  s is left idle (no search to
+ * step on or read back). */
+int astar_subgoal_build_with(astar_grid *g, int unit, int *refusal,
+                             astar_search *s);
 int astar_subgoal_state(const astar_grid *g, int unit);
 void astar_subgoal_drop(astar_grid *g, int unit);
 size_t astar_subgoal_memory(const astar_grid *g, int unit);

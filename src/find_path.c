@@ -349,8 +349,8 @@ static int probe_first(const astar_grid *G, const astar_query *q) {
  * out of reach counts as not answered): 1 when JPS answers at least 9 in
  * 10 (it stops once more than a tenth have missed).  Any failure
  * (memory) answers 0: the probe is only a shortcut. */
-static int probe_pays(const astar_grid *G, int unit) {
-  astar_search s;
+static int probe_pays(const astar_grid *G, int unit, astar_search *use) {
+  astar_search own, *s = use;
   astar_query q;
   astar_result r;
   astar__jps_layer J;
@@ -359,7 +359,10 @@ static int probe_pays(const astar_grid *G, int unit) {
   if ((uint64_t)G->width * (uint64_t)G->height < 16384u || /* 128 x 128 */
       astar__jps_layer_size(G, unit, 1, &J) != 1)
     return 0;
-  astar_search_init(&s, G->alloc, G->alloc_ud);
+  if (s == NULL || s->busy) {
+    s = &own;
+    astar_search_init(s, G->alloc, G->alloc_ud);
+  }
   astar_query_defaults(&q);
   q.unit = unit;
   q.algorithm = ASTAR_ALGO_JPS;
@@ -382,14 +385,17 @@ static int probe_pays(const astar_grid *G, int unit) {
         !astar__bit(J.passable, astar_index(G, q.sx, q.sy)) ||
         !astar__bit(J.passable, astar_index(G, q.gx, q.gy)))
       continue;
-    if ((st = astar_search_begin(&s, G, &q, &r)) != ASTAR_OK) break;
+    if ((st = astar_search_begin(s, G, &q, &r)) != ASTAR_OK) break;
     if (r.outcome == ASTAR_RUNNING &&
-        (st = astar_search_step(&s, G, PROBE_NODES, &r)) != ASTAR_OK)
+        (st = astar_search_step(s, G, PROBE_NODES, &r)) != ASTAR_OK)
       break;
     n++;
     hits += r.outcome != ASTAR_RUNNING;
   }
-  astar_search_release(&s);
+  if (s == &own)
+    astar_search_release(s);
+  else
+    s->state = ASTAR_SEARCH_IDLE; /* no sample's search left running */
   return st == ASTAR_OK && n == PROBE_SAMPLES && hits * 10u >= n * 9u;
 }
 
@@ -397,10 +403,16 @@ static int probe_pays(const astar_grid *G, int unit) {
  * because probe_pays runs searches, which subgoal.c (below the engines)
  * may not.  Its queries ask for JPS by name, so the new graph is not in
  * their way. */
-int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
+int astar_subgoal_build_with(astar_grid *g, int unit, int *refusal,
+                             astar_search *s) {
   int st = astar__subgoal_build(g, unit, refusal);
-  if (st == ASTAR_OK) astar__subgoal_set_probe(g, unit, probe_pays(g, unit));
+  if (st == ASTAR_OK)
+    astar__subgoal_set_probe(g, unit, probe_pays(g, unit, s));
   return st;
+}
+
+int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
+  return astar_subgoal_build_with(g, unit, refusal, NULL);
 }
 
 int astar_find_path(astar_search *s, const astar_grid *G,

@@ -90,7 +90,8 @@ void lpr_subgoal_prepare(lua_State *L, lgrid *ud, int arg,
     int reason = ASTAR_REFUSE_NONE, st;
     uint32_t nsub = 0, nedges = 0;
     st = when == WHEN_JUMPS ? astar_jumps_build(g, units[i], &reason)
-                            : astar_subgoal_build(g, units[i], &reason);
+                            : astar_subgoal_build_with(g, units[i], &reason,
+                                                       &ud->ctx);
     if (st == ASTAR_OK && when == WHEN_AUTO &&
         !astar_subgoal_pays(g, units[i])) {
       /* the graph would lose to JPS here: precomputed jumps instead */

@@ -678,6 +678,52 @@ static void check_corners(void) {
   astar_grid_release(&g);
 }
 
+/* astar_subgoal_build_with: the sample queries run in the caller's
+ * context (left idle, its memory kept), or in one of their own when it is
+ * NULL or busy; all three give the map the same answer. */
+static void check_build_with(void) {
+  astar_grid g;
+  astar_search s;
+  astar_query q;
+  astar_result r;
+  int32_t x, y;
+  int refusal, bad = 0, want;
+  size_t held;
+  astar_grid_zero(&g);
+  astar_grid_init(&g, 160, 150, test_alloc, NULL);
+  astar_search_init(&s, test_alloc, NULL);
+  for (y = 0; y < 150; y++)
+    for (x = 0; x < 160; x++)
+      if ((x % 40 == 10 && y % 50 < 20) || (x * 13 + y * 7) % 211 == 0)
+        astar_grid_set_blocked(&g, x, y, 1);
+  astar_grid_prepare(&g, ASTAR_ALL_UNITS, ASTAR_PREPARE_ZONES);
+  if (astar_subgoal_build(&g, 0, &refusal) != ASTAR_OK) bad++;
+  want = astar_subgoal_jps_first(&g, 0);
+  astar_query_defaults(&q); /* a search before: the context holds it */
+  q.sx = 1;
+  q.sy = 1;
+  q.gx = 150;
+  q.gy = 140;
+  if (astar_find_path(&s, &g, &q, &r) != ASTAR_OK) bad++;
+  if (astar_subgoal_build_with(&g, 0, &refusal, &s) != ASTAR_OK ||
+      astar_subgoal_jps_first(&g, 0) != want || s.state != ASTAR_SEARCH_IDLE)
+    bad++;
+  held = astar_search_memory(&s);
+  s.busy = 1; /* in a step: not to be touched */
+  if (astar_subgoal_build_with(&g, 0, &refusal, &s) != ASTAR_OK ||
+      astar_subgoal_jps_first(&g, 0) != want ||
+      astar_search_memory(&s) != held || s.state != ASTAR_SEARCH_IDLE)
+    bad++;
+  s.busy = 0;
+  if (astar_find_path(&s, &g, &q, &r) != ASTAR_OK || r.outcome != ASTAR_FOUND)
+    bad++;
+  ok(bad == 0 && want == 1, "%s",
+     "astar_subgoal_build_with: the same jps_first in the caller's context "
+     "(left idle), a busy one's (untouched) or its own");
+  astar_search_release(&s);
+  astar_grid_release(&g);
+}
+
 int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : "../shared/maps";
   DIR *d = opendir(dir);
@@ -686,6 +732,7 @@ int main(int argc, char **argv) {
   check_untouched();
   check_partial();
   check_corners();
+  check_build_with();
   if (d == NULL) {
     if (getenv("ASTAR_REQUIRE_MAPS") != NULL) {
       ok(0, "%s: the MovingAI maps are required here", dir);
