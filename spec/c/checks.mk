@@ -21,13 +21,24 @@ build/oom/oom_host_asan: spec/c/oom_host.c
 	@mkdir -p $(dir $@)
 	$(CC) $(OOM_CFLAGS) $(SAN_FLAGS) -o $@ $< $(OOM_LIBS)
 
+# A TAP line per mode in build/results/oom*.tap (a crash adds a not ok).
 oom: build/oom/oom_host build/5.4/astar/core.so
-	build/oom/oom_host --cpath 'build/5.4/?.so'
+	@mkdir -p build/results
+	build/oom/oom_host --cpath 'build/5.4/?.so' --tap build/results/oom.tap; \
+	st=$$?; [ $$st -eq 0 ] || grep -q '^not ok' build/results/oom.tap || \
+	  echo "not ok - oom_host exited with status $$st" >> build/results/oom.tap; \
+	exit $$st
 
 oom-asan: build/oom/oom_host_asan build/asan/astar/core.so
+	@mkdir -p build/results
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  build/oom/oom_host_asan --cpath 'build/asan/?.so'
+	  build/oom/oom_host_asan --cpath 'build/asan/?.so' \
+	  --tap build/results/oom-asan.tap; \
+	st=$$?; [ $$st -eq 0 ] || grep -q '^not ok' build/results/oom-asan.tap || \
+	  echo "not ok - oom_host_asan exited with status $$st" >> \
+	  build/results/oom-asan.tap; \
+	exit $$st
 
 .PHONY: oom oom-asan
 

@@ -100,6 +100,8 @@ typedef struct options {
   const char *script;
   unsigned long max;
   int verbose;
+  FILE *tap; /* --tap FILE: a TAP line per mode, or NULL */
+  int ntap;
 } options;
 
 typedef struct summary {
@@ -198,7 +200,17 @@ static int run_once(const options *o, const char *mode, unsigned long n,
   return rc == LUA_OK && st.count < n;
 }
 
-static int run_mode(const options *o, const char *mode) {
+/* The mode's outcome as a TAP line (CI's summary counts it). */
+static void tap_line(options *o, int ok, const char *mode,
+                     const summary *sum, int complete) {
+  if (o->tap == NULL) return;
+  fprintf(o->tap, "%s %d - oom %s: N = 1..%lu, %lu violations%s\n",
+          ok ? "ok" : "not ok", ++o->ntap, mode, sum->tried, sum->violations,
+          complete ? "" : ", stopped at --max before the script completed");
+  fflush(o->tap);
+}
+
+static int run_mode(options *o, const char *mode) {
   summary sum;
   unsigned long n;
   memset(&sum, 0, sizeof sum);
@@ -216,8 +228,10 @@ static int run_mode(const options *o, const char *mode) {
   if (n > o->max) {
     printf("oom %s: stopped at --max %lu before the script completed\n",
            mode, o->max);
+    tap_line(o, 0, mode, &sum, 0);
     return 0;
   }
+  tap_line(o, sum.violations == 0, mode, &sum, 1);
   return sum.violations == 0;
 }
 
@@ -229,6 +243,8 @@ int main(int argc, char **argv) {
   o.script = "spec/c/oom_script.lua";
   o.max = 1000000;
   o.verbose = 0;
+  o.tap = NULL;
+  o.ntap = 0;
   for (i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc)
       mode = argv[++i];
@@ -240,9 +256,16 @@ int main(int argc, char **argv) {
       o.max = strtoul(argv[++i], NULL, 10);
     else if (strcmp(argv[i], "--verbose") == 0)
       o.verbose = 1;
-    else {
+    else if (strcmp(argv[i], "--tap") == 0 && i + 1 < argc) {
+      if (o.tap != NULL) fclose(o.tap);
+      if ((o.tap = fopen(argv[++i], "w")) == NULL) {
+        fprintf(stderr, "oom_host: cannot write %s\n", argv[i]);
+        return 2;
+      }
+    } else {
       fprintf(stderr, "usage: %s [--mode once|from|both] [--cpath PATTERN] "
-              "[--script FILE] [--max N] [--verbose]\n", argv[0]);
+              "[--script FILE] [--max N] [--verbose] [--tap FILE]\n",
+              argv[0]);
       return 2;
     }
   }
@@ -250,5 +273,6 @@ int main(int argc, char **argv) {
     ok &= run_mode(&o, "once");
   if (strcmp(mode, "from") == 0 || strcmp(mode, "both") == 0)
     ok &= run_mode(&o, "from");
+  if (o.tap != NULL) fclose(o.tap);
   return ok ? 0 : 1;
 }
