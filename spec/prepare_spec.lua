@@ -408,14 +408,56 @@ describe("short queries on a prepared graph", function()
     -- farther: the graph
     _, _, st = find(g, 200, 200, 265, 200)
     assert.are.equal("subgoal", st.algorithm)
-    -- a sliced query keeps to the graph
+    -- a query object probes as find_path does
     local qst = {}
     local q = g:query(200, 200, 230, 180, { stats = qst })
     assert.are.equal("found", q:step())
     local _, cost = q:result()
-    assert.are.equal("subgoal", qst.algorithm)
+    assert.are.equal("jps", qst.algorithm)
     assert.is_true(helpers.close(cost, 10 + 20 * math.sqrt(2), REL))
     q:close()
+    g:close()
+    plain:close()
+  end)
+
+  it("in slices: JPS first, the graph when the probe is spent, counts as find_path's", function()
+    local g, plain = serpentine(), serpentine()
+    g:prepare("subgoal", nil, "always")
+    local _, want = plain:find_path(11, 11, 11, 8)
+    local wst = {}
+    local wp, wc = g:find_path(11, 11, 11, 8, { stats = wst })
+    assert.are.equal("subgoal", wst.algorithm)
+    assert.is_true(helpers.close(want, wc, REL))
+    assert.is_true(wst.expanded > 32) -- the probe's 32, then the graph's
+    for _, k in ipairs({ 1, 5, 31, 32, 33, 100 }) do
+      local st = {}
+      local q = g:query(11, 11, 11, 8, { stats = st })
+      local outcome, steps = "running", 0
+      while outcome == "running" do
+        outcome = q:step(k)
+        steps = steps + 1
+        if k == 5 and outcome == "running" then
+          -- JPS's best path while the probe runs, none from the graph
+          local pp = q:partial()
+          if steps * k <= 32 then
+            assert.is_table(pp)
+          else
+            assert.is_nil(pp)
+          end
+        end
+      end
+      assert.are.equal("found", outcome)
+      local p, c = q:result()
+      assert.are.equal("subgoal", st.algorithm)
+      -- every slice but the last spends all of its k expansions, across
+      -- the change from the probe to the graph too
+      assert.are.equal(math.ceil(wst.expanded / k), steps, "k = " .. k)
+      assert.are.equal(wc, c)
+      assert.are.equal(wst.expanded, st.expanded)
+      assert.are.equal(wst.generated, st.generated)
+      assert.are.same(wp, p)
+      q:close()
+    end
     g:close()
     plain:close()
   end)

@@ -682,10 +682,12 @@ int astar_subgoal_count(const astar_grid *g, int unit, uint32_t *nsub,
 /* how many of unit's subgoals stayed global (the rest were contracted:
  * a query expands mostly global ones); 0 without a graph */
 uint32_t astar_subgoal_global(const astar_grid *g, int unit);
-/* 1 when astar_find_path tries plain JPS first on unit's short queries
- * (start and goal at most 64 tiles apart on each axis; the graph when
- * JPS has not answered within 32 expansions): the build found that JPS
- * answers 9 in 10 such queries that soon on this map */
+/* 1 when AUTO searches (astar_find_path, and begin/step, whose slices
+ * spend max_nodes on the probe too) try plain JPS first on unit's short
+ * queries (start and goal at most 64 tiles apart on each axis; the
+ * graph's search from the start when JPS has not answered within 32
+ * expansions, its result's expanded and generated counting JPS's): the
+ * build found that JPS answers 9 in 10 such queries that soon here */
 int astar_subgoal_jps_first(const astar_grid *g, int unit);
 /* Does unit's graph promise to beat JPS (with precomputed jumps)?  The
  * rule, measured on the MovingAI maps (bench/static.lua): at least

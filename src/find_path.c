@@ -160,8 +160,36 @@ int astar_grid_prepared(const astar_grid *g, const astar_query *q) {
 
 /* ---- begin, step, whole ---- */
 
+/* A query on a subgoal graph pays for two scans (the start's, the
+ * goal's) and the goal's climb before its first expansion: more than
+ * plain JPS takes to answer most short queries.  So a search whose
+ * start and goal are at most PROBE_RANGE tiles apart on both axes, where
+ * the graph would run, tries JPS first for at most PROBE_NODES
+ * expansions, and begins the graph's search only when JPS has not
+ * finished by then (a short way round a long wall): what the probe costs
+ * is bounded, and either answer is optimal.  In slices, the probe's
+ * expansions count against max_nodes as the graph's do, and the result's
+ * counts include them.  The graph's build asks probe_pays whether that
+ * pays on the map (not in a maze, where JPS seldom ends that soon and
+ * the graph is quick); measured in docs/speed.md (sessions 15, 16). */
+#define PROBE_RANGE 64
+#define PROBE_NODES 32
+#define PROBE_SAMPLES 128
+
+static int probe_first(const astar_grid *G, const astar_query *q) {
+  int32_t dx = q->gx - q->sx, dy = q->gy - q->sy;
+  const astar__subgoals *sg;
+  if (q->algorithm != ASTAR_ALGO_AUTO || q->size > 1 || G->nlinks != 0 ||
+      (sg = astar__subgoals_for(G, q->unit)) == NULL || !sg->probe)
+    return 0;
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
+  return dx <= PROBE_RANGE && dy <= PROBE_RANGE;
+}
+
 /* probe: a search that would run on the subgoal graph runs plain JPS
- * instead (astar_find_path's short queries). */
+ * instead, for at most PROBE_NODES expansions (R->probe_left; then
+ * astar_search_step begins the graph's search). */
 static int begin(astar_search *s, const astar_grid *G, const astar_query *q,
                  astar_result *r, int probe) {
   astar__run *R;
@@ -236,6 +264,8 @@ static int begin(astar_search *s, const astar_grid *G, const astar_query *q,
   case ASTAR__ENGINE_JPS:
     R->r.algorithm = jt != NULL ? ASTAR_ALGO_JPS_PLUS : ASTAR_ALGO_JPS;
     R->jt = jt;
+    if (probe && astar__subgoals_for(G, q->unit) != NULL)
+      R->probe_left = PROBE_NODES;
     break;
   case ASTAR__ENGINE_SUBGOAL:
     R->r.algorithm = ASTAR_ALGO_SUBGOAL;
@@ -277,7 +307,7 @@ static int begin(astar_search *s, const astar_grid *G, const astar_query *q,
 
 int astar_search_begin(astar_search *s, const astar_grid *G,
                        const astar_query *q, astar_result *r) {
-  return begin(s, G, q, r, 0);
+  return begin(s, G, q, r, probe_first(G, q));
 }
 
 int astar_search_step(astar_search *s, const astar_grid *G,
@@ -290,6 +320,44 @@ int astar_search_step(astar_search *s, const astar_grid *G,
     return ASTAR_OK;
   }
   if (s->state != ASTAR_SEARCH_RUNNING || R->G != G) return ASTAR_EINVAL;
+  if (R->probe_left != 0) { /* a short query's JPS, then maybe the graph */
+    uint32_t cap = R->probe_left, before = R->expanded, ex, gen;
+    astar_query q;
+    if (max_nodes != 0 && max_nodes < cap) cap = max_nodes;
+    s->busy = 1;
+    st = astar__jps_step(R, cap);
+    if (st == ASTAR_OK) astar__path_corners(R);
+    s->busy = 0;
+    *r = R->r;
+    if (st != ASTAR__SUSPENDED) {
+      if (st != ASTAR_OK) {
+        s->state = ASTAR_SEARCH_IDLE;
+        s->last_outcome = ASTAR_NO_PATH;
+        r->cost = 0.0;
+        return st;
+      }
+      s->state = ASTAR_SEARCH_DONE; /* JPS answered */
+      return ASTAR_OK;
+    }
+    R->probe_left -= R->expanded - before;
+    if (R->probe_left != 0) {
+      r->outcome = ASTAR_RUNNING; /* the slice is spent */
+      return ASTAR_OK;
+    }
+    /* the probe is spent: the graph's search, from the start; its counts
+       go on from the probe's */
+    ex = R->expanded;
+    gen = R->r.generated;
+    q = R->q;
+    if ((st = begin(s, G, &q, r, 0)) != ASTAR_OK) return st;
+    R->expanded += ex;
+    R->r.expanded += ex;
+    R->r.generated += gen;
+    *r = R->r;
+    if (s->state == ASTAR_SEARCH_DONE) return ASTAR_OK;
+    r->outcome = ASTAR_RUNNING;
+    if (max_nodes != 0 && (max_nodes -= cap) == 0) return ASTAR_OK;
+  }
   s->busy = 1;
   switch (R->engine) {
   case ASTAR__ENGINE_LOOP: st = astar__loop_step(R, max_nodes); break;
@@ -314,32 +382,6 @@ int astar_search_step(astar_search *s, const astar_grid *G,
   }
   s->state = ASTAR_SEARCH_DONE;
   return ASTAR_OK;
-}
-
-/* A query on a subgoal graph pays for two scans (the start's, the
- * goal's) and the goal's climb before its first expansion: more than
- * plain JPS takes to answer most short queries.  So a whole search whose
- * start and goal are at most PROBE_RANGE tiles apart on both axes, where
- * the graph would run, tries JPS first for at most PROBE_NODES
- * expansions, and runs the graph only when JPS has not finished by then
- * (a short way round a long wall): what the probe costs is bounded, and
- * either answer is optimal.  The graph's build asks probe_pays
- * whether that pays on the map (not in a maze, where JPS seldom ends
- * that soon and the graph is quick); measured in docs/speed.md
- * (session 15). */
-#define PROBE_RANGE 64
-#define PROBE_NODES 32
-#define PROBE_SAMPLES 128
-
-static int probe_first(const astar_grid *G, const astar_query *q) {
-  int32_t dx = q->gx - q->sx, dy = q->gy - q->sy;
-  const astar__subgoals *sg;
-  if (q->algorithm != ASTAR_ALGO_AUTO || q->size > 1 || G->nlinks != 0 ||
-      (sg = astar__subgoals_for(G, q->unit)) == NULL || !sg->probe)
-    return 0;
-  if (dx < 0) dx = -dx;
-  if (dy < 0) dy = -dy;
-  return dx <= PROBE_RANGE && dy <= PROBE_RANGE;
 }
 
 /* Below 128 x 128 tiles (where prepare's "auto" keeps no graph), never;
@@ -417,16 +459,7 @@ int astar_subgoal_build(astar_grid *g, int unit, int *refusal) {
 
 int astar_find_path(astar_search *s, const astar_grid *G,
                     const astar_query *q, astar_result *r) {
-  int st;
-  if (probe_first(G, q)) {
-    st = begin(s, G, q, r, 1);
-    if (st != ASTAR_OK || r->outcome != ASTAR_RUNNING) return st;
-    if (s->run->engine != ASTAR__ENGINE_JPS) /* A*: the graph's not for it */
-      return astar_search_step(s, G, 0, r);
-    st = astar_search_step(s, G, PROBE_NODES, r);
-    if (st != ASTAR_OK || r->outcome != ASTAR_RUNNING) return st;
-  }
-  st = astar_search_begin(s, G, q, r);
+  int st = astar_search_begin(s, G, q, r);
   if (st != ASTAR_OK || r->outcome != ASTAR_RUNNING) return st;
   return astar_search_step(s, G, 0, r);
 }

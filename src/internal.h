@@ -651,6 +651,9 @@ typedef struct astar__run {
   uint32_t sid, gid;    /* the start's and the goal's nodes there */
   int direct;           /* an octile path joins them: the start's
                            expansion puts the goal on, nothing else */
+  /* ---- a short query's probe (find_path.c) ---- */
+  uint32_t probe_left;  /* > 0: plain JPS standing in for the graph, this
+                           many expansions more before the graph runs */
 } astar__run;
 
 /* How an astar_trail walks back (astar_search_partial). */

@@ -693,9 +693,17 @@ static void check_build_with(void) {
   astar_grid_init(&g, 160, 150, test_alloc, NULL);
   astar_search_init(&s, test_alloc, NULL);
   for (y = 0; y < 150; y++)
-    for (x = 0; x < 160; x++)
-      if ((x % 40 == 10 && y % 50 < 20) || (x * 13 + y * 7) % 211 == 0)
+    for (x = 0; x < 160; x++) {
+      /* a walled serpentine in the corner, its way out at (2, 41) */
+      int block = x < 44 && y < 44, wall;
+      wall = x == 2 || x == 42 || y == 2 || y == 42 ||
+             (y >= 4 && y <= 40 && y % 2 == 0 &&
+              (y % 4 == 0 ? x >= 3 && x <= 40 : x >= 4 && x <= 41));
+      if (block ? wall && !(x == 2 && y == 41) && x >= 2 && y >= 2 &&
+                      x <= 42 && y <= 42
+                : (x % 40 == 10 && y % 50 < 20) || (x * 13 + y * 7) % 211 == 0)
         astar_grid_set_blocked(&g, x, y, 1);
+    }
   astar_grid_prepare(&g, ASTAR_ALL_UNITS, ASTAR_PREPARE_ZONES);
   if (astar_subgoal_build(&g, 0, &refusal) != ASTAR_OK) bad++;
   want = astar_subgoal_jps_first(&g, 0);
@@ -720,6 +728,62 @@ static void check_build_with(void) {
   ok(bad == 0 && want == 1, "%s",
      "astar_subgoal_build_with: the same jps_first in the caller's context "
      "(left idle), a busy one's (untouched) or its own");
+  { /* short queries in slices: the probe, then maybe the graph, as the
+       whole search answers, each slice spending its k */
+    static const uint32_t ks[] = {1, 7, 31, 32, 33, 1000};
+    astar_search s2;
+    astar_result r2;
+    int i, seen_jps = 0, seen_graph = 0;
+    unsigned k;
+    bad = 0;
+    astar_search_init(&s2, test_alloc, NULL);
+    for (i = 0; i < 200; i++) {
+      astar_query_defaults(&q);
+      q.sx = (i * 37) % 160;
+      q.sy = (i * 53) % 150;
+      q.gx = q.sx + (i * 29) % 129 - 64;
+      q.gy = q.sy + (i * 17) % 129 - 64;
+      if (i % 4 == 0) { /* out of the serpentine, by its long way */
+        q.sx = 3 + (i * 7) % 39;
+        q.sy = 3;
+        q.gx = q.sx + (i * 11) % 5 - 2;
+        q.gy = (i / 4) % 2;
+      }
+      if (q.gx < 0 || q.gx >= 160 || q.gy < 0 || q.gy >= 150 ||
+          astar_grid_is_blocked(&g, q.sx, q.sy) ||
+          astar_grid_is_blocked(&g, q.gx, q.gy))
+        continue;
+      if (astar_find_path(&s, &g, &q, &r) != ASTAR_OK) {
+        bad++;
+        continue;
+      }
+      seen_jps += r.algorithm == ASTAR_ALGO_JPS;
+      seen_graph += r.algorithm == ASTAR_ALGO_SUBGOAL;
+      for (k = 0; k < sizeof ks / sizeof ks[0]; k++) {
+        uint32_t steps = 0, before = 0;
+        if (astar_search_begin(&s2, &g, &q, &r2) != ASTAR_OK) {
+          bad++;
+          continue;
+        }
+        while (r2.outcome == ASTAR_RUNNING) {
+          if (astar_search_step(&s2, &g, ks[k], &r2) != ASTAR_OK) break;
+          if (r2.outcome == ASTAR_RUNNING && r2.expanded - before != ks[k])
+            bad++;
+          before = r2.expanded;
+          steps++;
+        }
+        if (r2.outcome != r.outcome || r2.cost != r.cost ||
+            r2.expanded != r.expanded || r2.generated != r.generated ||
+            r2.algorithm != r.algorithm || r2.length != r.length ||
+            (r.expanded > 0 && steps != (r.expanded + ks[k] - 1) / ks[k]))
+          bad++;
+      }
+    }
+    ok(bad == 0 && seen_jps > 10 && seen_graph > 0, "%s",
+       "short queries on a graph: sliced as a whole search (probe, then "
+       "the graph), each slice spends its max_nodes");
+    astar_search_release(&s2);
+  }
   astar_search_release(&s);
   astar_grid_release(&g);
 }
