@@ -76,8 +76,18 @@ local DIRS = { { 0, -1 }, { 1, 0 }, { 0, 1 }, { -1, 0 },
 
 -- Dijkstra over footprints: the cheapest cost from (sx, sy) to (gx, gy)
 -- of an s x s unit's top-left tile, or nil.
-local function footprint_dijkstra(m, unit, rule, s, sx, sy, gx, gy)
-  local function ok(x, y) return fits(m, unit, x, y, s) end
+local function footprint_dijkstra(m, unit, rule, s, sx, sy, gx, gy, blocked)
+  local function ok(x, y)
+    if not fits(m, unit, x, y, s) then return false end
+    if blocked then -- avoided tiles: no footprint covers one
+      for dy = 0, s - 1 do
+        for dx = 0, s - 1 do
+          if blocked(x + dx, y + dy) then return false end
+        end
+      end
+    end
+    return true
+  end
   if not ok(sx, sy) or not ok(gx, gy) then return nil end
   local dist, done = {}, {}
   local function key(x, y) return (y - 1) * m.w + x end
@@ -455,19 +465,27 @@ describe("find_path with size", function()
     assert.is_true(g:clearance(x, y) >= 2)
   end)
 
-  it("avoid and extra_cost apply to a big unit's top-left tile (docs/api.md)",
-     function()
+  it("avoid keeps a big unit's whole footprint off; extra_cost is read at "
+     .. "its top-left tile (docs/api.md)", function()
     local g = astar.from_string("......\n......\n......\n......")
     local straight = { 1, 1, 2, 1, 3, 1, 4, 1, 5, 1 }
-    -- (3, 2) lies under the footprint of the straight path, never top-left
+    local function covers(p, x, y)
+      for k = 1, #p - 1, 2 do
+        if p[k] <= x and x <= p[k] + 1 and p[k + 1] <= y and y <= p[k + 1] + 1 then
+          return true
+        end
+      end
+      return false
+    end
+    -- (3, 2) lies under the straight path's footprints: the path goes round
     local p, c = g:find_path(1, 1, 5, 1, { size = 2, avoid = { 3, 2 } })
-    assert.are.same(straight, p)
-    assert.are.equal(4, c)
-    p, c = g:find_path(1, 1, 5, 1, { size = 2, extra_cost = { 3, 2, 10 } })
-    assert.are.same(straight, p)
-    assert.are.equal(4, c)
-    -- the documented way to keep the footprint off (3, 2): every top-left
-    -- position that covers it
+    assert.truthy(p)
+    assert.is_false(covers(p, 3, 2))
+    assert.is_true(c > 4)
+    assert.are.equal(5, p[#p - 1])
+    assert.are.equal(1, p[#p])
+    -- listing every top-left position that covers it (the way before
+    -- session 16) gives the same
     local cover = {}
     for j = 0, 1 do
       for i = 0, 1 do
@@ -475,15 +493,126 @@ describe("find_path with size", function()
         cover[#cover + 1] = 2 - j
       end
     end
-    p = g:find_path(1, 1, 5, 1, { size = 2, avoid = cover })
-    assert.truthy(p)
-    for k = 1, #p - 1, 2 do -- no footprint covers (3, 2)
-      local x, y = p[k], p[k + 1]
-      assert.is_false(x <= 3 and 3 <= x + 1 and y <= 2 and 2 <= y + 1,
-        ("(%d, %d) covers (3, 2)"):format(x, y))
+    local p2, c2 = g:find_path(1, 1, 5, 1, { size = 2, avoid = cover })
+    assert.are.same(p, p2)
+    assert.are.equal(c, c2)
+    -- the same rule in path_ok and path_cost
+    assert.is_false((g:path_ok(straight, 1, { size = 2, avoid = { 3, 2 } })))
+    assert.is_nil((g:path_cost(straight, { size = 2, avoid = { 3, 2 } })))
+    assert.is_true(g:path_ok(p, 1, { size = 2, avoid = { 3, 2 } }))
+    -- the unit's own tiles at the start and at the goal are never avoided
+    p, c = g:find_path(1, 1, 5, 1, { size = 2,
+      avoid = { 1, 1, 2, 1, 1, 2, 2, 2, 5, 1, 6, 1, 5, 2, 6, 2 } })
+    assert.are.same(straight, p)
+    assert.are.equal(4, c)
+    -- extra_cost: a dearer tile, read where the unit's step costs are
+    p, c = g:find_path(1, 1, 5, 1, { size = 2, extra_cost = { 3, 2, 10 } })
+    assert.are.same(straight, p)
+    assert.are.equal(4, c)
+    p, c = g:find_path(1, 1, 5, 1, { size = 2, extra_cost = { 3, 1, 10 } })
+    assert.is_true(c < 14)
+    assert.is_false(p[5] == 3 and p[6] == 1)
+  end)
+
+  it("with avoid equals a Dijkstra over footprints kept off the avoided "
+     .. "tiles (sizes 1-3)", function()
+    local rng = helpers.rng(1603)
+    local checked, found, diverted = 0, 0, 0
+    for case = 1, 80 do
+      local m = new_model(rng, rng:int(4, 9), rng:int(4, 9))
+      local rule = RULES[rng:int(1, 4)]
+      local g = build(m, rule)
+      for _ = 1, 4 do
+        local s = rng:int(1, 3)
+        local unit = rng:chance(0.5) and "boat" or "default"
+        local sx, sy = rng:int(1, m.w), rng:int(1, m.h)
+        local gx, gy = rng:int(1, m.w), rng:int(1, m.h)
+        local avoid, set = {}, {}
+        for _ = 1, rng:int(1, 10) do
+          local x, y = rng:int(1, m.w), rng:int(1, m.h)
+          if rng:chance(0.2) then -- under the start's footprint
+            x = math.min(m.w, sx + rng:int(0, s - 1))
+            y = math.min(m.h, sy + rng:int(0, s - 1))
+          end
+          avoid[#avoid + 1] = x
+          avoid[#avoid + 1] = y
+          set[(y - 1) * m.w + x] = true
+        end
+        local function under(ax, ay, x, y)
+          return x >= ax and x < ax + s and y >= ay and y < ay + s
+        end
+        local function blocked(x, y)
+          return set[(y - 1) * m.w + x] and not under(sx, sy, x, y)
+                 and not under(gx, gy, x, y)
+        end
+        local want = footprint_dijkstra(m, unit, rule, s, sx, sy, gx, gy,
+                                        blocked)
+        if fits(m, unit, gx, gy, s) then
+          -- a field has no start: only the goal's footprint is kept
+          local fwant = footprint_dijkstra(m, unit, rule, s, sx, sy, gx, gy,
+            function(x, y)
+              return set[(y - 1) * m.w + x] and not under(gx, gy, x, y)
+            end)
+          local f = g:field(gx, gy, { size = s, unit = unit, avoid = avoid })
+          local v = f:get(sx, sy)
+          local where = ("case %d field size %d (%d,%d)->(%d,%d)")
+            :format(case, s, sx, sy, gx, gy)
+          if fwant == nil then
+            assert(v == nil, where)
+          else
+            assert(v and helpers.close(v, fwant, 1e-6), where .. ": " ..
+                   tostring(v) .. ", want " .. fwant)
+          end
+          local r = f:flee() -- keeps the build's avoided tiles
+          for k = 1, #avoid, 2 do
+            local x, y = avoid[k], avoid[k + 1]
+            if not under(gx, gy, x, y) then
+              for dy = 0, s - 1 do
+                for dx = 0, s - 1 do
+                  if x - dx >= 1 and y - dy >= 1 then
+                    assert(f:get(x - dx, y - dy) == nil, where)
+                    assert(r:get(x - dx, y - dy) == nil, where)
+                  end
+                end
+              end
+            end
+          end
+          f:close()
+          r:close()
+        end
+        local free = footprint_dijkstra(m, unit, rule, s, sx, sy, gx, gy)
+        if free and want ~= free then diverted = diverted + 1 end
+        for _, algorithm in ipairs({ "auto", "dijkstra" }) do
+          local opts = { size = s, unit = unit, algorithm = algorithm,
+                         avoid = avoid }
+          local path, got = g:find_path(sx, sy, gx, gy, opts)
+          local where = ("case %d %s size %d %s %s (%d,%d)->(%d,%d) avoid %s")
+            :format(case, rule, s, unit, algorithm, sx, sy, gx, gy,
+                    table.concat(avoid, ","))
+          if want == nil then
+            assert(path == nil, where .. ": found a path, want none")
+          else
+            assert(path, where .. ": no path, want " .. want)
+            assert(helpers.close(got, want, 1e-9), where .. ": cost " ..
+                   tostring(got) .. ", want " .. want)
+            for k = 1, #path, 2 do -- no footprint on an avoided tile
+              for dy = 0, s - 1 do
+                for dx = 0, s - 1 do
+                  assert(not blocked(path[k] + dx, path[k + 1] + dy), where)
+                end
+              end
+            end
+            local popts = { size = s, unit = unit, avoid = avoid }
+            assert(g:path_ok(path, 1, popts), where)
+            assert(helpers.close(g:path_cost(path, popts), want, 1e-9), where)
+            found = found + 1
+          end
+          checked = checked + 1
+        end
+      end
     end
-    assert.are.equal(5, p[#p - 1])
-    assert.are.equal(1, p[#p])
+    assert.is_true(found > 80 and checked > 500 and diverted > 10,
+      ("found %d checked %d diverted %d"):format(found, checked, diverted))
   end)
 
   it("rejects bad sizes", function()

@@ -259,7 +259,8 @@ size_t astar__clearance_memory(const astar_grid *g, const astar_clearance *C);
 /* ---- overlay.c: a query's avoid and extra_cost, stamped in a context ---- */
 /* marks: generation << 3 | flags (the marks live in astar__overlay) */
 #define ASTAR__MARK_AVOID 1u
-#define ASTAR__MARK_NEAR 2u  /* unused: overlay->near holds it */
+#define ASTAR__MARK_KEEP 2u  /* under the start's or a goal's footprint:
+                                 never avoided (overlay.c) */
 #define ASTAR__MARK_EXTRA 4u
 #define ASTAR__MARK_GEN (~(uint32_t)7u)
 #define ASTAR__MAX_MARK_GENERATION 0x1FFFFFFFu

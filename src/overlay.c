@@ -6,6 +6,14 @@
  * to undo), and every tile next to a stamped one is marked NEAR, so the
  * search looks closer only there: one load and test per expansion, in
  * the loop's overlay instantiation only.
+ *
+ * An avoided tile is blocked for this query, as a wall is: for an s x s
+ * unit (q->size > 1) no footprint may cover it, so the s x s top-left
+ * positions whose square covers it are the ones stamped (the marks, as
+ * the unit's layer, are read at the top-left tile).  Tiles under the
+ * footprint at the start or at a goal are never avoided (a list of every
+ * unit's tiles, the searching unit's own among them, may be passed as it
+ * is): they are marked KEEP first and their entries skipped.
  */
 #include "astar.h"
 #include "internal.h"
@@ -27,9 +35,19 @@ static void near(astar__overlay *o, const astar_grid *G, uint32_t tag,
   }
 }
 
-static void keep(uint32_t *mark, uint32_t tag, uint32_t v) {
-  if (v != UINT32_MAX && (mark[v] & ASTAR__MARK_GEN) == tag)
-    mark[v] &= ~ASTAR__MARK_AVOID;
+/* KEEP on the size x size square whose top-left tile is v (the map's
+ * tiles of it). */
+static void keep(uint32_t *mark, const astar_grid *G, uint32_t tag,
+                 uint32_t v, int size) {
+  int32_t x, y, i, j;
+  if (v == UINT32_MAX) return;
+  astar_xy(G, v, &x, &y);
+  for (j = 0; j < size && y + j < G->height; j++)
+    for (i = 0; i < size && x + i < G->width; i++) {
+      uint32_t w = astar_index(G, x + i, y + j);
+      if ((mark[w] & ASTAR__MARK_GEN) != tag) mark[w] = tag;
+      mark[w] |= ASTAR__MARK_KEEP;
+    }
 }
 
 int astar__overlay_stamp(astar_search *s, const astar_grid *G,
@@ -38,16 +56,23 @@ int astar__overlay_stamp(astar_search *s, const astar_grid *G,
   astar__overlay *o;
   uint32_t *mark, t;
   size_t i, need;
+  const int size = q->size > 1 ? q->size : 1;
+  const size_t cover = (size_t)size * (size_t)size; /* anchors per tile */
   void *p;
   int st = astar__context_overlay(s, q->nextra != 0);
   if (st != ASTAR_OK) return st;
   o = s->overlay;
   mark = o->mark;
-  /* the last query's NEAR bits go; room for this one's */
+  /* the last query's NEAR bits go; room for this one's: 9 per stamped
+     tile, and never more than the map's tiles (each is listed once) */
   for (i = 0; i < o->nlisted; i++) astar__set_bit(o->near, o->listed[i], 0);
   o->nlisted = 0;
   if (q->navoid > SIZE_MAX / 9 - q->nextra) return ASTAR_ENOMEM;
-  need = 9 * (q->navoid + q->nextra);
+  need = (size_t)G->ntiles;
+  if (q->navoid < need / cover + 1 && q->nextra < need)
+    need = 9 * (q->navoid * cover + q->nextra) < need
+               ? 9 * (q->navoid * cover + q->nextra)
+               : need;
   p = o->listed;
   st = astar__context_grow(s, &p, &o->listed_cap, need, sizeof(uint32_t));
   o->listed = p;
@@ -57,10 +82,21 @@ int astar__overlay_stamp(astar_search *s, const astar_grid *G,
     o->generation = 1;
   }
   t = o->generation << 3;
+  keep(mark, G, t, keep_a, size);
+  keep(mark, G, t, keep_b, size);
+  for (i = 0; i < q->ngoals; i++)
+    keep(mark, G, t, astar_index(G, q->goals[2 * i], q->goals[2 * i + 1]),
+         size);
   for (i = 0; i < q->navoid; i++) {
-    uint32_t v = astar_index(G, q->avoid[2 * i], q->avoid[2 * i + 1]);
-    near(o, G, t, v);
-    mark[v] |= ASTAR__MARK_AVOID;
+    int32_t x = q->avoid[2 * i], y = q->avoid[2 * i + 1], a, b;
+    if (astar__marked(mark, t, astar_index(G, x, y), ASTAR__MARK_KEEP))
+      continue;
+    for (b = 0; b < size && y - b >= 0; b++)
+      for (a = 0; a < size && x - a >= 0; a++) {
+        uint32_t v = astar_index(G, x - a, y - b);
+        near(o, G, t, v);
+        mark[v] |= ASTAR__MARK_AVOID;
+      }
   }
   for (i = 0; i < q->nextra; i++) {
     uint32_t v = astar_index(G, q->extra_tiles[2 * i],
@@ -72,10 +108,6 @@ int astar__overlay_stamp(astar_search *s, const astar_grid *G,
     }
     o->add[v] += q->extra_costs[i];
   }
-  keep(mark, t, keep_a);
-  keep(mark, t, keep_b);
-  for (i = 0; i < q->ngoals; i++)
-    keep(mark, t, astar_index(G, q->goals[2 * i], q->goals[2 * i + 1]));
   *tag = t;
   return ASTAR_OK;
 }
@@ -154,6 +186,7 @@ int astar__field_overlay(astar_field *f, const astar_grid *G,
   tq.nextra = q->nextra;
   tq.goals = q->goals;
   tq.ngoals = q->goals != NULL ? q->ngoals : 0;
+  tq.size = q->size;
   if ((st = astar__overlay_stamp(s, G, &tq, UINT32_MAX, UINT32_MAX, &tag)) !=
       ASTAR_OK)
     return st;
@@ -163,8 +196,8 @@ int astar__field_overlay(astar_field *f, const astar_grid *G,
   /* in place when q's lists are f's: writes never pass reads */
   for (i = 0; i < q->navoid; i++) {
     uint32_t v = astar_index(G, q->avoid[2 * i], q->avoid[2 * i + 1]);
-    if (!astar__marked(s->overlay->mark, tag, v, ASTAR__MARK_AVOID))
-      continue; /* a goal */
+    if (astar__marked(s->overlay->mark, tag, v, ASTAR__MARK_KEEP))
+      continue; /* under a goal */
     f->ov_xy[2 * k] = q->avoid[2 * i];
     f->ov_xy[2 * k + 1] = q->avoid[2 * i + 1];
     k++;
