@@ -21,6 +21,10 @@
 -- generator), plain JPS (algorithm = "jps") against a plain find_path
 -- on the graph (which tries JPS first where prepare's jps_first says so),
 -- alternating in the same process; their costs must agree.
+-- "sliced_jps" and "sliced_sub": the same short queries as query objects
+-- (grid:query, stepped in slices of 10 expansions, as a pathfinder or a
+-- frame budget runs them), plain JPS against the graph's grid (which
+-- probes with JPS too since session 16), in the same rounds.
 -- Every cost is checked against the scenario's optimal length: a mismatch
 -- is printed and makes the exit status 1.
 
@@ -80,10 +84,11 @@ local bad = false
 
 print(fmt("# %s; %d rounds, modes alternate round by round; every %d",
   jit and jit.version or _VERSION, rounds, every))
-print(fmt("%-16s %8s %6s %8s %6s %8s %8s %7s %8s %7s %8s %7s %8s %8s %8s %6s %8s %9s %9s",
+print(fmt("%-16s %8s %6s %8s %6s %8s %8s %7s %8s %7s %8s %7s %8s %8s %8s %6s %8s %9s %9s %10s %10s",
   "map", "graph_ms", "B/tile", "jumps_ms", "B/tile", "subgoals", "jps_us",
   "jps_exp", "sub_us", "sub_exp", "plus_us", "plus_ex", "sub_c", "plus_c",
-  "auto", "ratio", "auto_c", "short_jps", "short_sub"))
+  "auto", "ratio", "auto_c", "short_jps", "short_sub", "sliced_jps",
+  "sliced_sub"))
 
 -- n short queries on grid (start and goal open, at most 64 tiles apart
 -- on each axis), from a fixed generator (Park-Miller): the same on every
@@ -164,42 +169,58 @@ for _, path in ipairs(files) do
   -- "jps" mode), the graph's grid
   local plain = grids[2]
   local Q = short_queries(plain, 1000)
-  local short = { math.huge, math.huge }
+  local short = { math.huge, math.huge, math.huge, math.huge }
   local jps_opts = { algorithm = "jps" }
   for r = 1, rounds do
-    for m = 1, 2 do
-      local grid, opts = m == 1 and plain or grids[1], m == 1 and jps_opts or nil
+    for m = 1, 4 do
+      local grid = m % 2 == 1 and plain or grids[1]
+      local opts = m % 2 == 1 and jps_opts or nil
       local out = outs[1]
       collectgarbage()
       local t0 = clock()
-      for k = 1, #Q do
-        local q = Q[k]
-        local _, cost = grid:find_path(q[1], q[2], q[3], q[4], opts, out)
-        if r == 1 then Q[k][4 + m] = cost end
+      if m <= 2 then
+        for k = 1, #Q do
+          local q = Q[k]
+          local _, cost = grid:find_path(q[1], q[2], q[3], q[4], opts, out)
+          if r == 1 then Q[k][4 + m] = cost end
+        end
+      else -- query objects in slices of 10
+        for k = 1, #Q do
+          local q = Q[k]
+          local o = grid:query(q[1], q[2], q[3], q[4], opts)
+          while o:step(10) == "running" do end
+          local _, cost = o:result(out)
+          o:close()
+          if r == 1 then Q[k][4 + m] = cost end
+        end
       end
       local t = clock() - t0
       if t < short[m] then short[m] = t end
     end
   end
   for k = 1, #Q do
-    local a, b = Q[k][5], Q[k][6]
-    if a ~= b and not (type(a) == "number" and type(b) == "number"
-                       and math.abs(a - b) <= 1e-9 * math.max(1, a)) then
-      bad = true
-      io.stderr:write(fmt("MISMATCH %s short (%d,%d)->(%d,%d): %s / %s\n",
-        name, Q[k][1], Q[k][2], Q[k][3], Q[k][4], tostring(a), tostring(b)))
+    local a = Q[k][5]
+    for m = 2, 4 do
+      local b = Q[k][4 + m]
+      if a ~= b and not (type(a) == "number" and type(b) == "number"
+                         and math.abs(a - b) <= 1e-9 * math.max(1, a)) then
+        bad = true
+        io.stderr:write(fmt("MISMATCH %s short %d (%d,%d)->(%d,%d): %s / %s\n",
+          name, m, Q[k][1], Q[k][2], Q[k][3], Q[k][4], tostring(a),
+          tostring(b)))
+      end
     end
   end
   -- what prepare's default ("auto") keeps on this map
   local auto = grids[1]:prepare("subgoal").algorithm
   local chosen = auto == "subgoal" and best[2] or best[3]
   local chosen_c = auto == "subgoal" and best[4] or best[5]
-  print(fmt("%-16s %8.2f %6.2f %8.2f %6.2f %8s %8.2f %7.1f %8.2f %7.1f %8.2f %7.1f %8.2f %8.2f %8s %6.3f %8.2f %9.2f %9.2f",
+  print(fmt("%-16s %8.2f %6.2f %8.2f %6.2f %8s %8.2f %7.1f %8.2f %7.1f %8.2f %7.1f %8.2f %8.2f %8s %6.3f %8.2f %9.2f %9.2f %10.2f %10.2f",
     name, gms, ginfo.bytes / (w * h), jms, jinfo.bytes / (w * h),
     ginfo.subgoals or "-", best[1] / n * 1e6, exp[1], best[2] / n * 1e6,
     exp[2], best[3] / n * 1e6, exp[3], best[4] / n * 1e6, best[5] / n * 1e6,
     auto, chosen / best[1], chosen_c / n * 1e6, short[1] / #Q * 1e6,
-    short[2] / #Q * 1e6))
+    short[2] / #Q * 1e6, short[3] / #Q * 1e6, short[4] / #Q * 1e6))
   io.stdout:flush()
   grids[1]:close()
   grids[2]:close()
