@@ -202,6 +202,19 @@ describe("clearance", function()
   end)
 end)
 
+-- find_path's answer (path, cost) against the reference's cost (nil: no
+-- path): true when there is a path (its cost checked), false when none
+local function answers(where, path, got, want)
+  if want == nil then
+    assert(path == nil, where .. ": found a path, want none")
+    return false
+  end
+  assert(path, where .. ": no path, want " .. want)
+  assert(helpers.close(got, want, 1e-9), where .. ": cost " ..
+         tostring(got) .. ", want " .. want)
+  return true
+end
+
 describe("find_path with size", function()
   it("equals a Dijkstra over footprints (sizes 2-4, units, rules)", function()
     local rng = helpers.rng(1802)
@@ -235,12 +248,7 @@ describe("find_path with size", function()
             { size = s, unit = unit, algorithm = algorithm })
           local where = ("case %d %s size %d %s %s (%d,%d)->(%d,%d)")
             :format(case, rule, s, unit, algorithm, sx, sy, gx, gy)
-          if want == nil then
-            assert(path == nil, where .. ": found a path, want none")
-          else
-            assert(path, where .. ": no path, want " .. want)
-            assert(helpers.close(got, want, 1e-9), where .. ": cost " ..
-                   tostring(got) .. ", want " .. want)
+          if answers(where, path, got, want) then
             -- every tile of the path is a footprint that fits
             for k = 1, #path, 2 do
               assert(fits(m, unit, path[k], path[k + 1], s), where)
@@ -589,12 +597,7 @@ describe("find_path with size", function()
           local where = ("case %d %s size %d %s %s (%d,%d)->(%d,%d) avoid %s")
             :format(case, rule, s, unit, algorithm, sx, sy, gx, gy,
                     table.concat(avoid, ","))
-          if want == nil then
-            assert(path == nil, where .. ": found a path, want none")
-          else
-            assert(path, where .. ": no path, want " .. want)
-            assert(helpers.close(got, want, 1e-9), where .. ": cost " ..
-                   tostring(got) .. ", want " .. want)
+          if answers(where, path, got, want) then
             for k = 1, #path, 2 do -- no footprint on an avoided tile
               for dy = 0, s - 1 do
                 for dx = 0, s - 1 do

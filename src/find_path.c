@@ -264,7 +264,7 @@ static int begin(astar_search *s, const astar_grid *G, const astar_query *q,
   case ASTAR__ENGINE_JPS:
     R->r.algorithm = jt != NULL ? ASTAR_ALGO_JPS_PLUS : ASTAR_ALGO_JPS;
     R->jt = jt;
-    if (probe && astar__subgoals_for(G, q->unit) != NULL)
+    if (probe) /* only where the graph would run: see the engine's choice */
       R->probe_left = PROBE_NODES;
     break;
   case ASTAR__ENGINE_SUBGOAL:
@@ -310,6 +310,26 @@ int astar_search_begin(astar_search *s, const astar_grid *G,
   return begin(s, G, q, r, probe_first(G, q));
 }
 
+/* The end of a step whose engine returned st (s busy until here). */
+static int step_end(astar_search *s, astar__run *R, int st,
+                    astar_result *r) {
+  if (st == ASTAR_OK) astar__path_corners(R);
+  s->busy = 0;
+  *r = R->r;
+  if (st == ASTAR__SUSPENDED) {
+    r->outcome = ASTAR_RUNNING;
+    return ASTAR_OK;
+  }
+  if (st != ASTAR_OK) {
+    s->state = ASTAR_SEARCH_IDLE;
+    s->last_outcome = ASTAR_NO_PATH;
+    r->cost = 0.0;
+    return st;
+  }
+  s->state = ASTAR_SEARCH_DONE;
+  return ASTAR_OK;
+}
+
 int astar_search_step(astar_search *s, const astar_grid *G,
                       uint32_t max_nodes, astar_result *r) {
   astar__run *R = s->run;
@@ -326,24 +346,10 @@ int astar_search_step(astar_search *s, const astar_grid *G,
     if (max_nodes != 0 && max_nodes < cap) cap = max_nodes;
     s->busy = 1;
     st = astar__jps_step(R, cap);
-    if (st == ASTAR_OK) astar__path_corners(R);
+    /* JPS answered, failed, or spent the slice with the probe left */
+    if (st != ASTAR__SUSPENDED || (R->probe_left -= R->expanded - before) != 0)
+      return step_end(s, R, st, r);
     s->busy = 0;
-    *r = R->r;
-    if (st != ASTAR__SUSPENDED) {
-      if (st != ASTAR_OK) {
-        s->state = ASTAR_SEARCH_IDLE;
-        s->last_outcome = ASTAR_NO_PATH;
-        r->cost = 0.0;
-        return st;
-      }
-      s->state = ASTAR_SEARCH_DONE; /* JPS answered */
-      return ASTAR_OK;
-    }
-    R->probe_left -= R->expanded - before;
-    if (R->probe_left != 0) {
-      r->outcome = ASTAR_RUNNING; /* the slice is spent */
-      return ASTAR_OK;
-    }
     /* the probe is spent: the graph's search, from the start; its counts
        go on from the probe's */
     ex = R->expanded;
@@ -367,21 +373,7 @@ int astar_search_step(astar_search *s, const astar_grid *G,
   case ASTAR__ENGINE_THETA: st = astar__theta(R); break;
   default: st = astar__bidir(R); break;
   }
-  if (st == ASTAR_OK) astar__path_corners(R);
-  s->busy = 0;
-  *r = R->r;
-  if (st == ASTAR__SUSPENDED) {
-    r->outcome = ASTAR_RUNNING;
-    return ASTAR_OK;
-  }
-  if (st != ASTAR_OK) {
-    s->state = ASTAR_SEARCH_IDLE;
-    s->last_outcome = ASTAR_NO_PATH;
-    r->cost = 0.0;
-    return st;
-  }
-  s->state = ASTAR_SEARCH_DONE;
-  return ASTAR_OK;
+  return step_end(s, R, st, r);
 }
 
 /* Below 128 x 128 tiles (where prepare's "auto" keeps no graph), never;

@@ -69,10 +69,10 @@ int astar__overlay_stamp(astar_search *s, const astar_grid *G,
   o->nlisted = 0;
   if (q->navoid > SIZE_MAX / 9 - q->nextra) return ASTAR_ENOMEM;
   need = (size_t)G->ntiles;
-  if (q->navoid < need / cover + 1 && q->nextra < need)
-    need = 9 * (q->navoid * cover + q->nextra) < need
-               ? 9 * (q->navoid * cover + q->nextra)
-               : need;
+  if (q->navoid <= need / cover && q->nextra <= need) {
+    size_t k = 9 * (q->navoid * cover + q->nextra);
+    if (k < need) need = k;
+  }
   p = o->listed;
   st = astar__context_grow(s, &p, &o->listed_cap, need, sizeof(uint32_t));
   o->listed = p;
