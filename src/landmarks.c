@@ -129,32 +129,48 @@ static void rh_release(rheap *h) {
 
 #define DIAL_MAX 16384u /* buckets at most: wider weights take the radix heap */
 
+typedef struct dial_bucket {
+  uint64_t *b;    /* distance << 32 | tile */
+  size_t n, cap;
+  size_t head;    /* the first: each bucket is a FIFO (the flood keeps to
+                     a wavefront, which the cache likes) */
+} dial_bucket;
+
 typedef struct dial {
-  uint64_t *b[DIAL_MAX]; /* distance << 32 | tile */
-  size_t n[DIAL_MAX], cap[DIAL_MAX];
-  size_t head[DIAL_MAX]; /* first in a bucket: each is a FIFO (the flood
-                            keeps to a wavefront, which the cache likes) */
-  uint32_t mask; /* buckets - 1 (a power of two minus 1); 0: not used */
   astar_grid *g;
+  uint32_t mask;  /* buckets - 1 (a power of two minus 1) */
+  uint32_t slots; /* buckets set up so far: the rest of q[] is never
+                     touched (nor its pages faulted in) */
+  dial_bucket q[DIAL_MAX];
 } dial;
+
+/* Sets the ring to `size` buckets (a power of two, at most DIAL_MAX). */
+static void dial_size(dial *q, uint32_t size) {
+  for (; q->slots < size; q->slots++) {
+    dial_bucket *k = &q->q[q->slots];
+    k->b = NULL;
+    k->n = k->cap = k->head = 0;
+  }
+  q->mask = size - 1;
+}
 
 /* Pushes tile node at distance dist into bucket `key` (dist >> shift). */
 static inline int dial_push(dial *q, uint32_t key, uint32_t dist,
                             uint32_t node) {
-  uint32_t i = key & q->mask;
-  if (q->n[i] == q->cap[i] &&
-      astar__grow(q->g->alloc, q->g->alloc_ud, (void **)&q->b[i], &q->cap[i],
-                  q->n[i] + 1, sizeof(uint64_t), 64) != ASTAR_OK)
+  dial_bucket *k = &q->q[key & q->mask];
+  if (k->n == k->cap &&
+      astar__grow(q->g->alloc, q->g->alloc_ud, (void **)&k->b, &k->cap,
+                  k->n + 1, sizeof(uint64_t), 64) != ASTAR_OK)
     return ASTAR_ENOMEM;
-  q->b[i][q->n[i]++] = (uint64_t)dist << 32 | node;
+  k->b[k->n++] = (uint64_t)dist << 32 | node;
   return ASTAR_OK;
 }
 
 static void dial_release(dial *q) {
-  unsigned i;
-  for (i = 0; i < DIAL_MAX; i++)
-    astar__free(q->g, q->b[i], q->cap[i], sizeof(uint64_t));
-  memset(q->b, 0, sizeof q->b);
+  uint32_t i;
+  for (i = 0; i < q->slots; i++)
+    astar__free(q->g, q->q[i].b, q->q[i].cap, sizeof(uint64_t));
+  q->slots = 0;
 }
 
 /* ---- building ---- */
@@ -170,6 +186,7 @@ typedef struct build {
   uint16_t *wt;    /* with dq: 8 per tile, each edge's units (NO_EDGE) */
   unsigned shift;  /* with wt: the Dial's buckets are 2^shift units wide,
                       no wider than the lightest edge */
+  uint32_t heaviest; /* with wt: the heaviest edge's units */
   int overflow;
 } build;
 
@@ -236,7 +253,7 @@ static inline int edge_units(const build *B, const weights *W, uint32_t u,
  * one does not fit. */
 static int weights_table(build *B) {
   weights W;
-  uint32_t i, lightest = NO_EDGE;
+  uint32_t i, lightest = NO_EDGE, heaviest = 0;
   weights_init(B, &W);
   B->shift = 0;
   for (i = 0; i < B->g->ntiles; i++) {
@@ -250,10 +267,12 @@ static int weights_table(build *B) {
       if (units >= NO_EDGE) return 0; /* not for 16 bits: computed */
       o[d] = (uint16_t)units;
       if (units < lightest) lightest = units;
+      if (units > heaviest) heaviest = units;
     }
   }
   while (lightest != NO_EDGE && ((uint32_t)2 << B->shift) <= lightest)
     B->shift++;
+  B->heaviest = heaviest;
   return 1;
 }
 
@@ -283,7 +302,7 @@ static int dijkstra(build *B, uint32_t s) {
   h->size = 0;
   h->last = 0;
   if (dq != NULL) {
-    for (i = 0; i <= dq->mask; i++) dq->n[i] = dq->head[i] = 0;
+    for (i = 0; i <= dq->mask; i++) dq->q[i].n = dq->q[i].head = 0;
     if (dial_push(dq, 0, 0, s) != ASTAR_OK) return ASTAR_ENOMEM;
   } else if (rh_push(h, 0, s) != ASTAR_OK) {
     return ASTAR_ENOMEM;
@@ -296,21 +315,21 @@ static int dijkstra(build *B, uint32_t s) {
       /* bucket cur: distances [cur, cur + 1) << shift, shift 0 without
        * the table; an edge is no lighter than a bucket, so the tiles of
        * one bucket cannot lower each other: any order is exact */
-      uint32_t at;
+      dial_bucket *at;
       uint64_t e;
-      while (dq->n[cur & dq->mask] == 0) cur++;
-      at = cur & dq->mask;
-      if (dq->head[at] + 8 < dq->n[at] && wt != NULL) {
+      while (dq->q[cur & dq->mask].n == 0) cur++;
+      at = &dq->q[cur & dq->mask];
+      if (at->head + 8 < at->n && wt != NULL) {
         /* the tile 8 ahead: its weights and its row of distances, read
          * while this one is expanded (the flood wanders the map) */
-        uint32_t a = (uint32_t)dq->b[at][dq->head[at] + 8];
+        uint32_t a = (uint32_t)at->b[at->head + 8];
         ASTAR__PREFETCH(wt + (size_t)a * 8);
         ASTAR__PREFETCH(dist + a);
         ASTAR__PREFETCH(dist + a - g->stride);
         ASTAR__PREFETCH(dist + a + g->stride);
       }
-      e = dq->b[at][dq->head[at]++];
-      if (dq->head[at] == dq->n[at]) dq->n[at] = dq->head[at] = 0;
+      e = at->b[at->head++];
+      if (at->head == at->n) at->n = at->head = 0;
       u = (uint32_t)e;
       du = (uint32_t)(e >> 32);
     } else {
@@ -601,24 +620,29 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
     B.dq = NULL;
     if (wmax / B.q < (double)(DIAL_MAX - 1)) {
       if (dq == NULL && (dq = astar__alloc(g, 1, sizeof *dq)) != NULL) {
-        memset(dq, 0, sizeof *dq);
-        dq->g = g;
+        dq->g = g; /* the header only: dial_size sets up the buckets */
+        dq->mask = 0;
+        dq->slots = 0;
       }
-      if (dq != NULL) {
-        uint32_t size = 2;
-        while ((double)size <= wmax / B.q + 1.0) size *= 2;
-        dq->mask = size - 1;
-        B.dq = dq;
-      }
+      if (dq != NULL) B.dq = dq; /* its ring is sized below */
     }
     for (again = 0; again < 64; again++) {
       B.wt = NULL;
       if (B.dq != NULL) { /* the weights once for the k fields */
+        uint32_t size = 2;
         if (wt == NULL) wt = astar__alloc(g, nt, 8 * sizeof(uint16_t));
         if (wt != NULL) {
           B.wt = wt;
           if (!weights_table(&B)) B.wt = NULL;
         }
+        /* the ring: a push lands at most (heaviest >> shift) + 1 buckets
+         * past the one being emptied, so that many plus one slots never
+         * alias it; without the table, one slot per unit (shift 0) */
+        if (B.wt != NULL)
+          while (size <= (B.heaviest >> B.shift) + 1u) size *= 2;
+        else
+          while ((double)size <= wmax / B.q + 1.0) size *= 2;
+        dial_size(dq, size);
       }
       st = build_set(&B, S);
       if (st != 1) break;
