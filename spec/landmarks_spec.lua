@@ -17,9 +17,16 @@ local function random_model(rng)
   }
   local real = rng:chance(0.3)
   local wall = rng:int(0, 35) / 100
+  -- one cost on every tile a third of the time: the build's one-cost
+  -- path (a byte of edges per tile), which A* must be asked for (auto
+  -- would run JPS there)
+  if rng:chance(0.35) then
+    m.uniform = real and rng:int(1, 2559) / 256 or rng:int(1, 9)
+    m.algorithm = "astar"
+  end
   for i = 1, m.width * m.height do
     m.wall[i] = rng:chance(wall)
-    m.weight[i] = real and rng:int(1, 2559) / 256 or rng:int(1, 9)
+    m.weight[i] = m.uniform or (real and rng:int(1, 2559) / 256 or rng:int(1, 9))
     m.terrain[i] = rng:chance(0.3) and 1 or 0
     m.hgt[i] = rng:int(0, 4)
   end
@@ -84,7 +91,7 @@ local function edit(rng, m, g)
     m.wall[i] = not m.wall[i]
     g:set_blocked(x, y, m.wall[i])
   elseif what == 2 then
-    m.weight[i] = rng:int(1, 9)
+    m.weight[i] = m.uniform or rng:int(1, 9)
     g:set_cost(x, y, m.weight[i]) -- opens the tile: walls stay walls
     if m.wall[i] then g:set_blocked(x, y, true) end
   elseif what == 3 then
@@ -109,7 +116,8 @@ local function check_queries(rng, m, g, seed, n)
     local sx, sy = rng:int(1, m.width), rng:int(1, m.height)
     local gx, gy = rng:int(1, m.width), rng:int(1, m.height)
     local want = helpers.dijkstra(desc, sx, sy, gx, gy)
-    local opts = { unit = unit ~= "default" and unit or nil, stats = stats }
+    local opts = { unit = unit ~= "default" and unit or nil, stats = stats,
+                   algorithm = m.algorithm }
     local path, cost = g:find_path(sx, sy, gx, gy, opts)
     local where = ("seed %d, unit %s, %d,%d -> %d,%d"):format(
       seed, unit, sx, sy, gx, gy)
@@ -127,7 +135,8 @@ local function check_queries(rng, m, g, seed, n)
       -- heap (asked for) finds the same cost with the same heuristic
       assert.are.equal("bucket", stats.open_list, where)
       local ph, ch = g:find_path(sx, sy, gx, gy,
-        { unit = opts.unit, open_list = "heap", stats = stats })
+        { unit = opts.unit, open_list = "heap", stats = stats,
+          algorithm = m.algorithm })
       assert.are.equal("landmarks", stats.heuristic, where)
       assert.are.equal("heap", stats.open_list, where)
       assert((ph == nil) == (path == nil), where)
@@ -135,7 +144,8 @@ local function check_queries(rng, m, g, seed, n)
     end
     -- the same query without them: the same cost
     local p2, c2 = g:find_path(sx, sy, gx, gy,
-      { unit = opts.unit, landmarks = false, stats = stats })
+      { unit = opts.unit, landmarks = false, stats = stats,
+        algorithm = m.algorithm })
     assert(stats.heuristic ~= "landmarks", where)
     assert((p2 == nil) == (path == nil), where)
     if p2 then assert(helpers.close(c2, cost, 1e-9), where) end

@@ -33,7 +33,13 @@
  *
  * Storage: 4 bytes per tile per landmark (uint32, tile-major so a tile's k
  * values share a cache line), UINT32_MAX where the landmark does not
- * reach.  Dijkstra runs on integer keys with a radix heap.
+ * reach.  Dijkstra runs on integer keys: a bucket queue (Dial) when the
+ * weights are narrow enough, reading each edge's weight from a table
+ * made once per unit class (16 bytes per tile), or on a layer of one
+ * cost from a byte per tile that says which edges exist; a radix heap
+ * otherwise.  The scratch is what the build allocates besides the
+ * output: one field's distances (4 bytes per tile) and the table; the
+ * least distances that choose the next landmark live in the output.
  */
 #include "astar.h"
 #include "internal.h"
@@ -180,13 +186,15 @@ typedef struct build {
   astar_layer L;
   double q, kappa, eta;
   uint32_t *tmp;   /* ntiles: one field's distances */
-  uint32_t *least; /* ntiles: least distance to the landmarks so far */
   rheap h;
   dial *dq;        /* when the weights fit its buckets, else NULL */
   uint16_t *wt;    /* with dq: 8 per tile, each edge's units (NO_EDGE) */
-  unsigned shift;  /* with wt: the Dial's buckets are 2^shift units wide,
-                      no wider than the lightest edge */
-  uint32_t heaviest; /* with wt: the heaviest edge's units */
+  uint8_t *em;     /* or, uniform costs: per tile, its edges (a bit per
+                      direction), each direction's units in unit_w[] */
+  uint32_t unit_w[8];
+  unsigned shift;  /* with wt or em: the Dial's buckets are 2^shift units
+                      wide, no wider than the lightest edge */
+  uint32_t heaviest; /* with wt or em: the heaviest edge's units */
   int overflow;
 } build;
 
@@ -276,6 +284,59 @@ static int weights_table(build *B) {
   return 1;
 }
 
+/* The same for a layer of one cost everywhere and no heights (the maps'
+ * own costs): every edge of a direction weighs the same, so a byte per
+ * tile (which of its edges exist) replaces the table's 16, and the flood
+ * touches a sixteenth of the memory.  Returns 0 when the layer is not
+ * such a one. */
+static int uniform_table(build *B) {
+  const astar_grid *g = B->g;
+  weights W;
+  uint32_t i, lightest = UINT32_MAX, heaviest = 0;
+  double c = 0.0;
+  int seen = 0;
+  unsigned d;
+  if (B->L.height != NULL) return 0;
+  for (i = 0; i < g->ntiles; i++)
+    if (astar__bit(B->L.passable, i)) {
+      if (!seen) c = (double)B->L.cost[i];
+      else if ((double)B->L.cost[i] != c) return 0;
+      seen = 1;
+    }
+  weights_init(B, &W);
+  for (d = 0; d < 8; d++) { /* edge_units' sums with cost(u) = cost(v) */
+    double fwd = W.fwd[d] * c + W.kappa * c, back = W.back[d] * c + W.kappa * c;
+    uint32_t units;
+    B->unit_w[d] = 0;
+    if (!(W.dirs & (1u << d))) continue;
+    if (fwd != back) return 0; /* both ways must weigh the same */
+    fwd *= W.inv;
+    units = fwd > 0.0 ? (uint32_t)fwd : 0u;
+    B->unit_w[d] = units;
+    if (units < lightest) lightest = units;
+    if (units > heaviest) heaviest = units;
+  }
+  for (i = 0; i < g->ntiles; i++) {
+    unsigned m = 0, mu = B->L.moves[i];
+    if (astar__bit(B->L.passable, i))
+      for (d = 0; d < 8; d++) {
+        uint32_t v = (uint32_t)((int32_t)i + W.off[d]);
+        if (!(W.dirs & (1u << d))) continue;
+        if ((mu & (1u << d)) || (((B->L.moves[v] >> W.opp[d]) & 1u) &&
+                                 astar__bit(B->L.passable, v))) {
+          if ((double)B->L.cost[v] != c) return 0; /* entered, not open */
+          m |= 1u << d;
+        }
+      }
+    B->em[i] = (uint8_t)m;
+  }
+  B->shift = 0;
+  while (lightest != UINT32_MAX && ((uint32_t)2 << B->shift) <= lightest)
+    B->shift++;
+  B->heaviest = heaviest;
+  return 1;
+}
+
 /* Distances from tile s into B->tmp; sets B->overflow when one passes
  * MAX_DIST.  The weight of the edge u - v (direction d, back e) is the
  * least shifted cost of its legal ways, in units of q rounded down (and
@@ -289,13 +350,14 @@ static int dijkstra(build *B, uint32_t s) {
   astar_grid *g = B->g;
   uint32_t *dist = B->tmp, i;
   const uint16_t *wt = B->wt;
+  const uint8_t *em = B->em;
   rheap *h = &B->h;
   weights W;
   unsigned d;
   dial *dq = B->dq;
   size_t queued = 1;
   uint32_t cur = 0;
-  const unsigned shift = wt != NULL ? B->shift : 0u;
+  const unsigned shift = wt != NULL || em != NULL ? B->shift : 0u;
   weights_init(B, &W);
   for (i = 0; i < g->ntiles; i++) dist[i] = INF;
   for (d = 0; d < 33; d++) h->n[d] = 0;
@@ -319,11 +381,11 @@ static int dijkstra(build *B, uint32_t s) {
       uint64_t e;
       while (dq->q[cur & dq->mask].n == 0) cur++;
       at = &dq->q[cur & dq->mask];
-      if (at->head + 8 < at->n && wt != NULL) {
+      if (at->head + 8 < at->n && (wt != NULL || em != NULL)) {
         /* the tile 8 ahead: its weights and its row of distances, read
          * while this one is expanded (the flood wanders the map) */
         uint32_t a = (uint32_t)at->b[at->head + 8];
-        ASTAR__PREFETCH(wt + (size_t)a * 8);
+        if (wt != NULL) ASTAR__PREFETCH(wt + (size_t)a * 8);
         ASTAR__PREFETCH(dist + a);
         ASTAR__PREFETCH(dist + a - g->stride);
         ASTAR__PREFETCH(dist + a + g->stride);
@@ -340,6 +402,27 @@ static int dijkstra(build *B, uint32_t s) {
     }
     queued--;
     if (du != dist[u]) continue; /* a stale entry */
+    if (em != NULL) { /* one weight per direction: the tile's edges */
+      unsigned m = em[u];
+      while (m) {
+        uint32_t v, nd;
+        d = astar__lowest_bit(m);
+        m &= m - 1;
+        v = (uint32_t)((int32_t)u + W.off[d]);
+        nd = du + B->unit_w[d];
+        if (nd > MAX_DIST || nd < du) {
+          B->overflow = 1;
+          return ASTAR_OK;
+        }
+        if (nd < dist[v]) {
+          dist[v] = nd;
+          if (dial_push(dq, nd >> shift, nd, v) != ASTAR_OK)
+            return ASTAR_ENOMEM;
+          queued++;
+        }
+      }
+      continue;
+    }
     if (wt != NULL) { /* all 8 directions: the table has NO_EDGE for the
                          rule's others, so no loop over the mask's bits */
       const uint16_t *o = wt + (size_t)u * 8;
@@ -388,10 +471,10 @@ static int dijkstra(build *B, uint32_t s) {
 
 /* The tile a breadth-first flood from s (steps legal either way, as the
  * fields' edges) reaches last: far from s in steps, in s's region.
- * Scratch: B->tmp (marks) and B->least (the queue). */
-static uint32_t bfs_last(build *B, uint32_t s) {
+ * Scratch: B->tmp (marks) and queue (room for every tile of the map). */
+static uint32_t bfs_last(build *B, uint32_t s, uint32_t *queue) {
   const astar_grid *g = B->g;
-  uint32_t *seen = B->tmp, *queue = B->least, last = s, i;
+  uint32_t *seen = B->tmp, last = s, i;
   size_t head = 0, tail = 0;
   unsigned d, opp[8], dirs = astar__rule_dirs(g->diagonal);
   for (d = 0; d < 8; d++) opp[d] = opposite(d);
@@ -462,18 +545,27 @@ static double largest_step(const build *B) {
 static int build_set(build *B, astar__landmarks *S) {
   astar_grid *g = B->g;
   uint32_t i, at, far, w = (uint32_t)g->width;
+  const size_t k = (size_t)S->k, wh = (size_t)w * (size_t)g->height;
+  /* the least distance to the landmarks so far lives in the last
+   * landmark's slot of each tile until that landmark's field is written:
+   * no array of its own (fewer pages to fault in) */
+  uint32_t *least;
   int j, st;
   B->overflow = 0;
+  if (wh == 0) return ASTAR_OK; /* S->dist is NULL */
+  least = S->dist + (k - 1);
   at = centre(B);
-  if (at != INF) at = bfs_last(B, at); /* before least is set: its room */
-  for (i = 0; i < g->ntiles; i++) B->least[i] = INF;
+  /* the breadth-first queue: the distances' memory, not written yet */
+  if (at != INF) at = bfs_last(B, at, S->dist);
+  for (i = 0; i < wh; i++) least[i * k] = INF;
   for (j = 0; j < S->k; j++) {
     uint32_t *out = S->dist + j;
+    const int last = j == S->k - 1; /* its slot holds the least: no more
+                                       landmarks to choose */
     int32_t x, y;
     S->tiles[j] = at;
     if (at == INF) { /* no passable tile with a move: no field */
-      for (i = 0; i < (uint32_t)g->width * (uint32_t)g->height; i++)
-        out[(size_t)i * (size_t)S->k] = INF;
+      for (i = 0; i < wh; i++) out[i * k] = INF;
       continue;
     }
     if ((st = dijkstra(B, at)) != ASTAR_OK) return st;
@@ -485,13 +577,18 @@ static int build_set(build *B, astar__landmarks *S) {
     far = 0;
     for (y = 0; y < g->height; y++) {
       const uint32_t *row = B->tmp + astar_index(g, 0, y);
-      uint32_t *o = out + (size_t)y * w * (size_t)S->k;
-      uint32_t *m = B->least + astar_index(g, 0, y);
+      uint32_t *o = out + (size_t)y * w * k;
+      uint32_t *m = least + (size_t)y * w * k;
+      if (last) {
+        for (x = 0; x < g->width; x++) o[(size_t)x * k] = row[x];
+        continue;
+      }
       for (x = 0; x < g->width; x++) {
-        o[(size_t)x * (size_t)S->k] = row[x];
-        if (row[x] < m[x]) m[x] = row[x];
-        if (m[x] != INF && (at == INF || m[x] > far)) {
-          far = m[x];
+        uint32_t lv = m[(size_t)x * k];
+        o[(size_t)x * k] = row[x];
+        if (row[x] < lv) m[(size_t)x * k] = lv = row[x];
+        if (lv != INF && (at == INF || lv > far)) {
+          far = lv;
           at = astar_index(g, x, y);
         }
       }
@@ -517,47 +614,12 @@ void astar_landmarks_drop(astar_grid *g) {
   g->landmarks = NULL;
 }
 
-size_t astar_landmarks_memory(const astar_grid *g) {
-  const astar__landmarks *S;
-  size_t total = 0;
-  for (S = g->landmarks; S != NULL; S = S->next)
-    total += sizeof *S + (size_t)g->width * (size_t)g->height *
-                             (size_t)S->k * sizeof(uint32_t);
-  return total;
-}
-
-int astar_landmarks_state(const astar_grid *g) {
-  const astar__landmarks *S = g->landmarks;
-  if (S == NULL) return ASTAR_LANDMARKS_NONE;
-  for (; S != NULL; S = S->next)
-    if (S->version != g->version) return ASTAR_LANDMARKS_STALE;
-  return ASTAR_LANDMARKS_READY;
-}
-
-const astar__landmarks *astar__landmarks_of(const astar_grid *g, int unit) {
-  const astar__landmarks *S;
-  for (S = g->landmarks; S != NULL; S = S->next)
-    if (S->unit == unit) return S->version == g->version ? S : NULL;
-  return NULL;
-}
-
-int astar_landmark_tile(const astar_grid *g, int unit, int j, int32_t *x,
-                        int32_t *y) {
-  const astar__landmarks *S;
-  for (S = g->landmarks; S != NULL; S = S->next)
-    if (S->unit == unit) {
-      if (j < 0 || j >= S->k || S->tiles[j] == INF) return 0;
-      astar_xy(g, S->tiles[j], x, y);
-      return 1;
-    }
-  return 0;
-}
-
 int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
                           int k) {
   build B;
   dial *dq = NULL;
   uint16_t *wt = NULL; /* the weight table (Dial case), made once */
+  uint8_t *em = NULL;  /* or the edges of a uniform layer */
   astar__landmarks *head = NULL;
   size_t nt = (size_t)g->ntiles;
   int u, st = ASTAR_OK;
@@ -573,8 +635,7 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
   B.g = g;
   B.h.g = g;
   B.tmp = astar__alloc(g, nt, sizeof(uint32_t));
-  B.least = astar__alloc(g, nt, sizeof(uint32_t));
-  if (B.tmp == NULL || B.least == NULL) st = ASTAR_ENOMEM;
+  if (B.tmp == NULL) st = ASTAR_ENOMEM;
   for (u = 0; u < nunits && st == ASTAR_OK; u++) {
     astar__landmarks *S;
     size_t n = astar__mul_size(astar__mul_size((size_t)g->width,
@@ -628,17 +689,24 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
     }
     for (again = 0; again < 64; again++) {
       B.wt = NULL;
+      B.em = NULL;
       if (B.dq != NULL) { /* the weights once for the k fields */
         uint32_t size = 2;
-        if (wt == NULL) wt = astar__alloc(g, nt, 8 * sizeof(uint16_t));
-        if (wt != NULL) {
+        if (em == NULL) em = astar__alloc(g, nt, 1);
+        if (em != NULL) {
+          B.em = em;
+          if (!uniform_table(&B)) B.em = NULL;
+        }
+        if (B.em == NULL && wt == NULL)
+          wt = astar__alloc(g, nt, 8 * sizeof(uint16_t));
+        if (B.em == NULL && wt != NULL) {
           B.wt = wt;
           if (!weights_table(&B)) B.wt = NULL;
         }
         /* the ring: a push lands at most (heaviest >> shift) + 1 buckets
          * past the one being emptied, so that many plus one slots never
          * alias it; without the table, one slot per unit (shift 0) */
-        if (B.wt != NULL)
+        if (B.wt != NULL || B.em != NULL)
           while (size <= (B.heaviest >> B.shift) + 1u) size *= 2;
         else
           while ((double)size <= wmax / B.q + 1.0) size *= 2;
@@ -659,12 +727,12 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
   }
   rh_release(&B.h);
   astar__free(g, wt, nt, 8 * sizeof(uint16_t));
+  astar__free(g, em, nt, 1);
   if (dq != NULL) {
     dial_release(dq);
     astar__free(g, dq, 1, sizeof *dq);
   }
   astar__free(g, B.tmp, nt, sizeof(uint32_t));
-  astar__free(g, B.least, nt, sizeof(uint32_t));
   if (st != ASTAR_OK) {
     while (head != NULL) {
       astar__landmarks *next = head->next;
@@ -677,48 +745,4 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
   g->landmarks = head;
   g->landmarks_serial++;
   return ASTAR_OK;
-}
-
-/* ---- the query side ---- */
-
-/* Sets up the landmark heuristic (MODE_LM) when the grid has landmarks
- * ready for the query's unit and the query is one they serve: A* to one
- * goal with the default heuristic, weight 1, a one-tile unit, no
- * callbacks, no links (landmarks.c's bound does not know them).  Returns
- * 1 when it did. */
-int astar__landmarks_start(astar__run *S) {
-  const astar_grid *G = S->G;
-  const astar_query *q = &S->q;
-  const astar__landmarks *lm;
-  const uint32_t *dg;
-  int32_t gx = q->gx, gy = q->gy;
-  int j;
-  if (q->no_landmarks || G->landmarks == NULL || G->nlinks != 0 ||
-      q->size > 1 || q->heuristic != ASTAR_H_DEFAULT || q->weight != 1.0 ||
-      q->heuristic_fn != NULL || q->tile_fn != NULL || q->move_fn != NULL ||
-      (q->algorithm != ASTAR_ALGO_AUTO && q->algorithm != ASTAR_ALGO_ASTAR) ||
-      q->ngoals != 0 || q->no_main_goal || q->next_to_blocked_goal ||
-      q->goal_costs != NULL)
-    return 0;
-  if ((lm = astar__landmarks_of(G, q->unit)) == NULL) return 0;
-  if (!astar__bit(S->L.passable, S->goal)) return 0;
-  dg = lm->dist + ((size_t)gy * (size_t)G->width + (size_t)gx) * (size_t)lm->k;
-  S->lm_n = 0;
-  for (j = 0; j < lm->k; j++)
-    if (dg[j] != UINT32_MAX) {
-      S->lm_use[S->lm_n] = (uint8_t)j;
-      S->lm_goal[S->lm_n] = dg[j];
-      S->lm_n++;
-    }
-  if (S->lm_n == 0) return 0;
-  S->lm_dist = lm->dist;
-  S->lm_width = (uint32_t)G->width;
-  S->lm_k = (uint32_t)lm->k;
-  S->lm_q = lm->q;
-  S->lm_kappa = lm->kappa;
-  S->lm_eta = lm->eta;
-  S->lm_phi_goal = lm->kappa * (double)S->L.cost[S->goal];
-  if (S->L.height != NULL)
-    S->lm_phi_goal += lm->eta * (double)S->L.height[S->goal];
-  return 1;
 }

@@ -1,7 +1,8 @@
 /*
- * Landmarks (ALT) as their two files share them: landmarks.c builds one
- * unit class's distance fields and sets a search up to read them; the A*
- * loop (astar_loop.c) reads them through the inline heuristic below.
+ * Landmarks (ALT) as their files share them: landmarks.c builds one unit
+ * class's distance fields, landmarks_query.c sets a search up to read
+ * them, and the A* loop (astar_loop.c) reads them through the inline
+ * heuristic below.
  */
 #ifndef ASTAR_LANDMARKS_H
 #define ASTAR_LANDMARKS_H
@@ -24,8 +25,8 @@ typedef struct astar__landmarks {
 const astar__landmarks *astar__landmarks_of(const astar_grid *g, int unit);
 
 /* Sets up S's landmark fields when the grid has landmarks ready for the
- * query's unit and the query is one they serve (landmarks.c): 1 when it
- * did. */
+ * query's unit and the query is one they serve (landmarks_query.c): 1
+ * when it did. */
 int astar__landmarks_start(astar__run *S);
 
 /* The landmark heuristic of tile v at (x, y): the largest of the

@@ -438,7 +438,8 @@ end)
 
 part("fields and landmarks", function()
   -- the bucket ring, the radix heap (avoid), the binary heap, rescans,
-  -- a reused field; then landmarks (the weight table, the bucket queue)
+  -- a reused field; then landmarks (the weight table, the bucket queue;
+  -- the edge bytes of a one-cost grid)
   local g = astar.new(24, 24)
   for k = 1, 24, 3 do g:set_cost(k, 12, false) end
   g:set_cost(5, 5, 3)
@@ -451,6 +452,10 @@ part("fields and landmarks", function()
   g:field(20, 20, nil, f)
   g:prepare("landmarks", 4)
   g:find_path(1, 1, 24, 24)
+  local u = astar.new(16, 16) -- one cost everywhere: the edge bytes
+  for k = 1, 16, 3 do u:set_cost(k, 8, false) end
+  u:prepare("landmarks", 2)
+  u:find_path(1, 1, 16, 16, { algorithm = "astar" })
 end)
 
 part("wrong types", function()
