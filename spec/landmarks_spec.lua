@@ -272,12 +272,13 @@ describe("landmarks", function()
   end)
 
   it("make a sliced query begun before a prepare or unprepare stale, "
-     .. "not read freed data", function()
+     .. "not read freed or rewritten data", function()
     local g = astar.new(40, 40)
     for x = 1, 40 do g:set_cost(x, 20, 3) end
     g:prepare("landmarks", 4)
     local stats = {}
     for _, again in ipairs({ function() g:unprepare("landmarks") end,
+                             function() g:prepare("landmarks", 4) end,
                              function() g:prepare("landmarks", 2) end,
                              function() g:prepare("landmarks", 8) end }) do
       g:prepare("landmarks", 4)

@@ -713,8 +713,10 @@ void astar_query_defaults(astar_query *q);
  * Landmarks (landmarks.c, ALT).  build stores k (1..ASTAR_MAX_LANDMARKS)
  * distance fields for each of the nunits unit classes listed (their
  * layers prepared: ASTAR_EPREPARE else), replacing the landmarks the map
- * had (kept when the build fails: ENOMEM, or ETOOBIG when costs span too
- * many orders of magnitude for the fields' 32-bit units).  4 bytes per
+ * had.  A listed unit's set of the same k is rebuilt in its own memory;
+ * when the build fails (ENOMEM, or ETOOBIG when costs span too many
+ * orders of magnitude for the fields' 32-bit units) such sets are freed
+ * and the others kept.  4 bytes per
  * tile per landmark, counted in astar_grid_memory.  The A* loop uses them
  * while no edit has moved g->version since the build, for a query of one
  * of those units with one goal, the default heuristic, weight 1, size 1,

@@ -620,9 +620,9 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
   dial *dq = NULL;
   uint16_t *wt = NULL; /* the weight table (Dial case), made once */
   uint8_t *em = NULL;  /* or the edges of a uniform layer */
-  astar__landmarks *head = NULL;
+  astar__landmarks *head = NULL, **pp;
   size_t nt = (size_t)g->ntiles;
-  int u, st = ASTAR_OK;
+  int u, st = ASTAR_OK, taken = 0;
   if (k < 1 || k > ASTAR_MAX_LANDMARKS || nunits < 1 ||
       nunits > ASTAR_MAX_UNITS)
     return ASTAR_EINVAL;
@@ -647,20 +647,31 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
     for (v = 0; v < u; v++) /* a unit listed twice: built once */
       if (units[v] == units[u]) break;
     if (v < u) continue;
-    S = astar__alloc(g, 1, sizeof *S);
+    /* the unit's set of the same k, if any, is rebuilt in its own memory
+     * (its pages are in already: a fresh 8 MB costs more than a flood on
+     * some machines); taken off the grid's list, so a failure frees it */
+    for (pp = &g->landmarks; *pp != NULL; pp = &(*pp)->next)
+      if ((*pp)->unit == units[u] && (*pp)->k == k) break;
+    if ((S = *pp) != NULL) {
+      uint32_t *dist = S->dist;
+      *pp = S->next;
+      taken = 1;
+      memset(S, 0, sizeof *S);
+      S->dist = dist;
+    } else if ((S = astar__alloc(g, 1, sizeof *S)) != NULL) {
+      memset(S, 0, sizeof *S);
+      S->dist = n == 0 ? NULL : astar__alloc(g, n, sizeof(uint32_t));
+      if (S->dist == NULL) {
+        astar__free(g, S, 1, sizeof *S);
+        S = NULL;
+      }
+    }
     if (S == NULL) {
       st = ASTAR_ENOMEM;
       break;
     }
-    memset(S, 0, sizeof *S);
     S->unit = units[u];
     S->k = k;
-    S->dist = n == 0 ? NULL : astar__alloc(g, n, sizeof(uint32_t));
-    if (S->dist == NULL) {
-      astar__free(g, S, 1, sizeof *S);
-      st = ASTAR_ENOMEM;
-      break;
-    }
     S->next = head;
     head = S;
     st = astar_grid_layer(g, units[u], &B.L);
@@ -739,6 +750,7 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
       free_set(g, head);
       head = next;
     }
+    if (taken) g->landmarks_serial++; /* a set the grid had is gone */
     return st;
   }
   astar_landmarks_drop(g);

@@ -452,6 +452,9 @@ part("fields and landmarks", function()
   g:field(20, 20, nil, f)
   g:prepare("landmarks", 4)
   g:find_path(1, 1, 24, 24)
+  g:set_cost(3, 3, 2)
+  g:prepare("landmarks", 4) -- rebuilt in its own memory: a failure frees it
+  g:find_path(1, 1, 24, 24)
   local u = astar.new(16, 16) -- one cost everywhere: the edge bytes
   for k = 1, 16, 3 do u:set_cost(k, 8, false) end
   u:prepare("landmarks", 2)
