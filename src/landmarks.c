@@ -552,7 +552,10 @@ static int build_set(build *B, astar__landmarks *S) {
   uint32_t *least;
   int j, st;
   B->overflow = 0;
-  if (wh == 0) return ASTAR_OK; /* S->dist is NULL */
+  if (wh == 0) { /* S->dist is NULL (a grid has a tile: not reached) */
+    for (j = 0; j < S->k; j++) S->tiles[j] = INF;
+    return ASTAR_OK;
+  }
   least = S->dist + (k - 1);
   at = centre(B);
   /* the breadth-first queue: the distances' memory, not written yet */
