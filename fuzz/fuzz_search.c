@@ -871,7 +871,8 @@ static void reinit(unsigned f) {
  * defined), else the subgoal graph (v & 64: the jump table) of unit
  * (v >> 1) % NUNIT.  v & 128:
  * drop instead.  f & 8: allocation (f & 3) + 1 fails (f & 4: and all after):
- * ENOMEM only when one really failed, and the map keeps what it had.
+ * ENOMEM exactly when one really failed, and the map keeps what it had
+ * (landmarks: but those rebuilt in their own memory, which are gone).
  * Later queries check their costs against the reference as always: a
  * fresh landmark bound or graph must not change an optimal cost, a stale
  * one must not be used. */
@@ -918,13 +919,18 @@ static void preprocess(unsigned v, unsigned f) {
                       : astar_subgoal_state(&grid, u) == ASTAR_SUBGOAL_READY);
     } else {
       /* refused (not JPS's kind of map, or costs too wide): what the map
-       * had is kept.  Out of memory: landmarks keep the old ones; a
-       * subgoal build has dropped the unit's old graph first (astar.h) */
+       * had is kept.  A landmark build that fails has freed the sets it
+       * was rebuilding in their own memory (a unit's set of the same k)
+       * and kept the others, so the state is the one before or none;
+       * out of memory, a subgoal build has dropped the unit's old graph
+       * first (astar.h) */
       FZ_ASSERT(rc == ASTAR_ENOMEM || rc == ASTAR_EINVAL ||
                 rc == ASTAR_ETOOBIG || rc == ASTAR_EPREPARE);
-      if (v & 1 || rc != ASTAR_ENOMEM)
-        FZ_ASSERT(before == (v & 1 ? astar_landmarks_state(&grid)
-                                   : astar_subgoal_state(&grid, u)));
+      if (v & 1)
+        FZ_ASSERT(astar_landmarks_state(&grid) == before ||
+                  astar_landmarks_state(&grid) == ASTAR_LANDMARKS_NONE);
+      else if (rc != ASTAR_ENOMEM)
+        FZ_ASSERT(before == astar_subgoal_state(&grid, u));
       else
         FZ_ASSERT(astar_subgoal_state(&grid, u) == ASTAR_SUBGOAL_NONE);
     }

@@ -692,28 +692,38 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
     B.q = ldexp(1.0, e - 10);
     wmax = largest_step(&B);
     while (wmax / B.q >= 16777216.0 && B.q < 1e300) B.q *= 2.0;
+    /* a failed allocation is ENOMEM, never a quiet fall back to a
+     * slower path: the caller learns the machine is out of memory */
     B.dq = NULL;
     if (wmax / B.q < (double)(DIAL_MAX - 1)) {
-      if (dq == NULL && (dq = astar__alloc(g, 1, sizeof *dq)) != NULL) {
+      if (dq == NULL) {
+        if ((dq = astar__alloc(g, 1, sizeof *dq)) == NULL) {
+          st = ASTAR_ENOMEM;
+          break;
+        }
         dq->g = g; /* the header only: dial_size sets up the buckets */
         dq->mask = 0;
         dq->slots = 0;
       }
-      if (dq != NULL) B.dq = dq; /* its ring is sized below */
+      B.dq = dq; /* its ring is sized below */
     }
     for (again = 0; again < 64; again++) {
       B.wt = NULL;
       B.em = NULL;
       if (B.dq != NULL) { /* the weights once for the k fields */
         uint32_t size = 2;
-        if (em == NULL) em = astar__alloc(g, nt, 1);
-        if (em != NULL) {
-          B.em = em;
-          if (!uniform_table(&B)) B.em = NULL;
+        if (em == NULL && (em = astar__alloc(g, nt, 1)) == NULL) {
+          st = ASTAR_ENOMEM;
+          break;
         }
-        if (B.em == NULL && wt == NULL)
-          wt = astar__alloc(g, nt, 8 * sizeof(uint16_t));
-        if (B.em == NULL && wt != NULL) {
+        B.em = em;
+        if (!uniform_table(&B)) B.em = NULL;
+        if (B.em == NULL && wt == NULL &&
+            (wt = astar__alloc(g, nt, 8 * sizeof(uint16_t))) == NULL) {
+          st = ASTAR_ENOMEM;
+          break;
+        }
+        if (B.em == NULL) {
           B.wt = wt;
           if (!weights_table(&B)) B.wt = NULL;
         }
