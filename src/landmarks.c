@@ -256,14 +256,30 @@ static inline int edge_units(const build *B, const weights *W, uint32_t u,
   return 1;
 }
 
+/* The Dial's bucket width (2^shift units, no wider than the lightest
+ * edge; UINT32_MAX: no edge) and the heaviest edge, for the ring. */
+static void set_span(build *B, uint32_t lightest, uint32_t heaviest) {
+  B->shift = 0;
+  while (lightest != UINT32_MAX && ((uint32_t)2 << B->shift) <= lightest)
+    B->shift++;
+  B->heaviest = heaviest;
+}
+
+/* u -> v (direction d, opp its reverse) or v -> u is a legal step: v
+ * open and its move back. */
+static inline int edge_either_way(const astar_layer *L, uint32_t u,
+                                  uint32_t v, unsigned d, unsigned opp) {
+  return ((L->moves[u] >> d) & 1u) ||
+         (((L->moves[v] >> opp) & 1u) && astar__bit(L->passable, v));
+}
+
 /* Each edge's units once for the k fields of a unit (the Dial case: they
  * fit in 16 bits), read by dijkstra() instead of computing them: 0 when
  * one does not fit. */
 static int weights_table(build *B) {
   weights W;
-  uint32_t i, lightest = NO_EDGE, heaviest = 0;
+  uint32_t i, lightest = UINT32_MAX, heaviest = 0;
   weights_init(B, &W);
-  B->shift = 0;
   for (i = 0; i < B->g->ntiles; i++) {
     uint16_t *o = B->wt + (size_t)i * 8;
     unsigned d;
@@ -278,9 +294,7 @@ static int weights_table(build *B) {
       if (units > heaviest) heaviest = units;
     }
   }
-  while (lightest != NO_EDGE && ((uint32_t)2 << B->shift) <= lightest)
-    B->shift++;
-  B->heaviest = heaviest;
+  set_span(B, lightest, heaviest);
   return 1;
 }
 
@@ -317,13 +331,12 @@ static int uniform_table(build *B) {
     if (units > heaviest) heaviest = units;
   }
   for (i = 0; i < g->ntiles; i++) {
-    unsigned m = 0, mu = B->L.moves[i];
+    unsigned m = 0;
     if (astar__bit(B->L.passable, i))
       for (d = 0; d < 8; d++) {
         uint32_t v = (uint32_t)((int32_t)i + W.off[d]);
         if (!(W.dirs & (1u << d))) continue;
-        if ((mu & (1u << d)) || (((B->L.moves[v] >> W.opp[d]) & 1u) &&
-                                 astar__bit(B->L.passable, v))) {
+        if (edge_either_way(&B->L, i, v, d, W.opp[d])) {
           if ((double)B->L.cost[v] != c) return 0; /* entered, not open */
           m |= 1u << d;
         }
@@ -331,10 +344,30 @@ static int uniform_table(build *B) {
     B->em[i] = (uint8_t)m;
   }
   B->shift = 0;
-  while (lightest != UINT32_MAX && ((uint32_t)2 << B->shift) <= lightest)
-    B->shift++;
-  B->heaviest = heaviest;
+  set_span(B, lightest, heaviest);
   return 1;
+}
+
+#define RELAX_OVERFLOW 1 /* relax(): a distance passed MAX_DIST */
+
+/* Lowers v's distance to du + units when that is less, queueing it;
+ * ASTAR_OK, ASTAR_ENOMEM, or RELAX_OVERFLOW (B->overflow set). */
+static inline int relax(build *B, dial *dq, uint32_t *dist, unsigned shift,
+                        uint32_t du, uint32_t v, uint32_t units,
+                        size_t *queued) {
+  uint32_t nd = du + units;
+  if (nd > MAX_DIST || nd < du) {
+    B->overflow = 1;
+    return RELAX_OVERFLOW;
+  }
+  if (nd < dist[v]) {
+    dist[v] = nd;
+    if ((dq != NULL ? dial_push(dq, nd >> shift, nd, v)
+                    : rh_push(&B->h, nd, v)) != ASTAR_OK)
+      return ASTAR_ENOMEM;
+    ++*queued;
+  }
+  return ASTAR_OK;
 }
 
 /* Distances from tile s into B->tmp; sets B->overflow when one passes
@@ -354,6 +387,7 @@ static int dijkstra(build *B, uint32_t s) {
   rheap *h = &B->h;
   weights W;
   unsigned d;
+  int r;
   dial *dq = B->dq;
   size_t queued = 1;
   uint32_t cur = 0;
@@ -405,21 +439,11 @@ static int dijkstra(build *B, uint32_t s) {
     if (em != NULL) { /* one weight per direction: the tile's edges */
       unsigned m = em[u];
       while (m) {
-        uint32_t v, nd;
         d = astar__lowest_bit(m);
         m &= m - 1;
-        v = (uint32_t)((int32_t)u + W.off[d]);
-        nd = du + B->unit_w[d];
-        if (nd > MAX_DIST || nd < du) {
-          B->overflow = 1;
-          return ASTAR_OK;
-        }
-        if (nd < dist[v]) {
-          dist[v] = nd;
-          if (dial_push(dq, nd >> shift, nd, v) != ASTAR_OK)
-            return ASTAR_ENOMEM;
-          queued++;
-        }
+        r = relax(B, dq, dist, shift, du, (uint32_t)((int32_t)u + W.off[d]),
+                  B->unit_w[d], &queued);
+        if (r != ASTAR_OK) return r == RELAX_OVERFLOW ? ASTAR_OK : r;
       }
       continue;
     }
@@ -427,43 +451,22 @@ static int dijkstra(build *B, uint32_t s) {
                          rule's others, so no loop over the mask's bits */
       const uint16_t *o = wt + (size_t)u * 8;
       for (d = 0; d < 8; d++) {
-        uint32_t v, nd, units = o[d];
-        if (units == NO_EDGE) continue;
-        v = (uint32_t)((int32_t)u + W.off[d]);
-        nd = du + units;
-        if (nd > MAX_DIST || nd < du) {
-          B->overflow = 1;
-          return ASTAR_OK;
-        }
-        if (nd < dist[v]) {
-          dist[v] = nd;
-          if ((dq != NULL ? dial_push(dq, nd >> shift, nd, v)
-                          : rh_push(h, nd, v)) != ASTAR_OK)
-            return ASTAR_ENOMEM;
-          queued++;
-        }
+        if (o[d] == NO_EDGE) continue;
+        r = relax(B, dq, dist, shift, du, (uint32_t)((int32_t)u + W.off[d]),
+                  o[d], &queued);
+        if (r != ASTAR_OK) return r == RELAX_OVERFLOW ? ASTAR_OK : r;
       }
       continue;
     }
     left = W.dirs; /* no table: each edge's units computed */
     while (left) {
-      uint32_t v, nd, units;
+      uint32_t units;
       d = astar__lowest_bit(left);
       left &= left - 1;
       if (!edge_units(B, &W, u, d, &units)) continue;
-      v = (uint32_t)((int32_t)u + W.off[d]);
-      nd = du + units;
-      if (nd > MAX_DIST || nd < du) {
-        B->overflow = 1;
-        return ASTAR_OK;
-      }
-      if (nd < dist[v]) {
-        dist[v] = nd;
-        if ((dq != NULL ? dial_push(dq, nd >> shift, nd, v)
-                        : rh_push(h, nd, v)) != ASTAR_OK)
-          return ASTAR_ENOMEM;
-        queued++;
-      }
+      r = relax(B, dq, dist, shift, du, (uint32_t)((int32_t)u + W.off[d]),
+                units, &queued);
+      if (r != ASTAR_OK) return r == RELAX_OVERFLOW ? ASTAR_OK : r;
     }
   }
   return ASTAR_OK;
@@ -483,17 +486,14 @@ static uint32_t bfs_last(build *B, uint32_t s, uint32_t *queue) {
   queue[tail++] = s;
   while (head < tail) {
     uint32_t u = queue[head++];
-    unsigned left = dirs, mu = B->L.moves[u];
+    unsigned left = dirs;
     last = u;
     while (left) {
       uint32_t v;
       d = astar__lowest_bit(left);
       left &= left - 1;
       v = (uint32_t)((int32_t)u + g->offset[d]);
-      if (seen[v]) continue;
-      if (!(mu & (1u << d)) && !(((B->L.moves[v] >> opp[d]) & 1u) &&
-                                 astar__bit(B->L.passable, v)))
-        continue;
+      if (seen[v] || !edge_either_way(&B->L, u, v, d, opp[d])) continue;
       seen[v] = 1;
       queue[tail++] = v;
     }
@@ -552,11 +552,7 @@ static int build_set(build *B, astar__landmarks *S) {
   uint32_t *least;
   int j, st;
   B->overflow = 0;
-  if (wh == 0) { /* S->dist is NULL (a grid has a tile: not reached) */
-    for (j = 0; j < S->k; j++) S->tiles[j] = INF;
-    return ASTAR_OK;
-  }
-  least = S->dist + (k - 1);
+  least = S->dist + (k - 1); /* a grid has a tile: dist is never NULL */
   at = centre(B);
   /* the breadth-first queue: the distances' memory, not written yet */
   if (at != INF) at = bfs_last(B, at, S->dist);
