@@ -68,6 +68,12 @@ static inline void astar__mem_free(astar_alloc_fn alloc, void *ud, void *p,
                                    size_t count, size_t elem) {
   if (p != NULL) alloc(ud, p, count * elem, 0);
 }
+/* A block about to be written whole, in huge pages where the system has
+ * them (pages.c): ask the allocator for astar__pages_ask(bytes) bytes,
+ * use the `bytes` at astar__pages_whole(raw, bytes), free `raw` with the
+ * size asked. */
+size_t astar__pages_ask(size_t bytes);
+void *astar__pages_whole(void *raw, size_t bytes);
 /* Grows *p (of *cap elements) to at least need elements, doubling from
  * at least `first`; ENOMEM leaves *p and *cap as they were. */
 static inline int astar__grow(astar_alloc_fn alloc, void *ud, void **p,
