@@ -1,5 +1,6 @@
 -- Grids as Lua objects: garbage collection, __close, closed grids.
 local astar = require("astar")
+local helpers = require("spec.helpers")
 
 describe("grid lifecycle", function()
   it("makes the collector reclaim dropped big grids as it goes", function()
@@ -45,6 +46,45 @@ describe("grid lifecycle", function()
     assert.is_true(held <= 4 * one,
       ("%d of 20 grids alive, %.1f MB held (one grid: %.1f MB)"):format(
         left, held / 1e6, one / 1e6))
+  end)
+
+  it("searches, copies, edits and frees grids whose arrays are big blocks "
+     .. "(huge pages where the system has them)", function()
+    -- 800 x 800: the costs, the zone labels, their flood's queue and the
+    -- search's stamps are 2.6 MB each, past the 2 MB where they are
+    -- asked for in huge pages; a snapshot copies the costs and labels
+    local n = 800
+    local g = astar.new(n, n)
+    for y = 2, n - 1, 4 do
+      for x = 1, n - 2 do g:set_blocked(x, y, true) end -- a comb
+    end
+    local path, cost = g:find_path(1, 1, 1, n, { algorithm = "astar" })
+    assert.is_table(path)
+    local jps_path, jps_cost = g:find_path(1, 1, 1, n, { algorithm = "jps" })
+    assert.is_table(jps_path)
+    assert.is_true(math.abs(cost - jps_cost) < 1e-6)
+    assert.are.equal(g:zone(1, 1), g:zone(1, n))
+    local snap = g:snapshot()
+    local s_path, s_cost = snap:find_path(1, 1, 1, n)
+    assert.is_table(s_path)
+    assert.is_true(math.abs(s_cost - cost) < 1e-6)
+    g:set_blocked(n - 1, 2, true) -- the corridor's end: the two halves part
+    g:set_blocked(n, 2, true)
+    assert.is_nil(g:find_path(1, 1, 1, n))
+    assert.are_not.equal(g:zone(1, 1), g:zone(1, n))
+    local again = snap:find_path(1, 1, 1, n) -- the copy keeps its map
+    assert.is_table(again)
+    snap:close()
+    g:close()
+    local freed = false
+    do
+      local h = astar.new(n, n)
+      assert.is_table(h:find_path(1, 1, n, n))
+      local _ = helpers.finalizer(function() freed = true end)
+    end
+    collectgarbage()
+    collectgarbage()
+    assert.is_true(freed) -- the collector ran: h's arrays went with it
   end)
 
   it("close frees at once; the grid is then closed", function()

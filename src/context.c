@@ -33,7 +33,7 @@ static void release_tiles(astar_search *s) {
   astar__extra *x = s->extra;
   astar__more *m = s->more;
   ctx_free(s, s->heap_pos, n, sizeof(uint32_t));
-  ctx_free(s, s->stamp, n, sizeof(uint32_t));
+  astar__mem_whole_free(s->alloc, s->alloc_ud, s->stamp, n, sizeof(uint32_t));
   ctx_free(s, s->memo, n, sizeof(astar__memo));
   s->heap_pos = s->stamp = NULL;
   s->memo = NULL;
@@ -189,7 +189,8 @@ int astar__context_fit(astar_search *s, uint32_t ntiles) {
       (s->heap_pos = ctx_alloc(s, ntiles, sizeof(uint32_t))) == NULL)
     return ASTAR_ENOMEM;
   if (s->stamp == NULL) {
-    if ((s->stamp = ctx_alloc(s, ntiles, sizeof(uint32_t))) == NULL)
+    if ((s->stamp = astar__mem_whole(s->alloc, s->alloc_ud, ntiles,
+                                     sizeof(uint32_t))) == NULL)
       return ASTAR_ENOMEM;
     memset(s->stamp, 0, (size_t)ntiles * sizeof(uint32_t));
     s->generation = 0;

@@ -57,8 +57,8 @@ void astar_grid_zero(astar_grid *g) { memset(g, 0, sizeof *g); }
 void astar_grid_release(astar_grid *g) {
   uint32_t n = g->ntiles;
   if (g->alloc == NULL) return;
-  grid_free(g, g->cost, n, sizeof(float));
-  grid_free(g, g->moves, n, sizeof(uint8_t));
+  astar__free_whole(g, g->cost, n, sizeof(float));
+  astar__free_whole(g, g->moves, n, sizeof(uint8_t));
   grid_free(g, g->passable, bitmap_words(n), sizeof(uint64_t));
   grid_free(g, g->passable_t, bitmap_words(n), sizeof(uint64_t));
   astar__zones_release(g, &g->zones);
@@ -140,8 +140,8 @@ int astar_grid_init(astar_grid *g, int32_t w, int32_t h,
   if (!padded_tiles(w, h, &n)) return ASTAR_ETOOBIG;
   g->alloc = alloc;
   g->alloc_ud = ud;
-  g->cost = grid_alloc(g, n, sizeof(float));
-  g->moves = grid_alloc(g, n, sizeof(uint8_t));
+  g->cost = astar__alloc_whole(g, n, sizeof(float)); /* written below */
+  g->moves = astar__alloc_whole(g, n, sizeof(uint8_t));
   g->passable = grid_alloc(g, bitmap_words(n), sizeof(uint64_t));
   g->ntiles = n; /* release needs it to free what was allocated */
   if (g->cost == NULL || g->moves == NULL || g->passable == NULL) {

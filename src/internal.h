@@ -69,11 +69,11 @@ static inline void astar__mem_free(astar_alloc_fn alloc, void *ud, void *p,
   if (p != NULL) alloc(ud, p, count * elem, 0);
 }
 /* A block about to be written whole, in huge pages where the system has
- * them (pages.c): ask the allocator for astar__pages_ask(bytes) bytes,
- * use the `bytes` at astar__pages_whole(raw, bytes), free `raw` with the
- * size asked. */
-size_t astar__pages_ask(size_t bytes);
-void *astar__pages_whole(void *raw, size_t bytes);
+ * them (pages.c), and its free (the same count and elem). */
+void *astar__mem_whole(astar_alloc_fn alloc, void *ud, size_t count,
+                       size_t elem);
+void astar__mem_whole_free(astar_alloc_fn alloc, void *ud, void *p,
+                           size_t count, size_t elem);
 /* Grows *p (of *cap elements) to at least need elements, doubling from
  * at least `first`; ENOMEM leaves *p and *cap as they were. */
 static inline int astar__grow(astar_alloc_fn alloc, void *ud, void **p,
@@ -98,6 +98,11 @@ static inline int astar__grow(astar_alloc_fn alloc, void *ud, void **p,
   astar__mem((g)->alloc, (g)->alloc_ud, count, elem)
 #define astar__free(g, p, count, elem) \
   astar__mem_free((g)->alloc, (g)->alloc_ud, p, count, elem)
+/* ... and its blocks written whole (pages.c) */
+#define astar__alloc_whole(g, count, elem) \
+  astar__mem_whole((g)->alloc, (g)->alloc_ud, count, elem)
+#define astar__free_whole(g, p, count, elem) \
+  astar__mem_whole_free((g)->alloc, (g)->alloc_ud, p, count, elem)
 
 static inline size_t astar__bitmap_words(uint32_t ntiles) {
   return (ntiles + 63u) / 64u;

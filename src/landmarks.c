@@ -598,7 +598,7 @@ static int build_set(build *B, astar__landmarks *S) {
 
 static void free_set(astar_grid *g, astar__landmarks *S) {
   size_t n = (size_t)g->width * (size_t)g->height * (size_t)S->k;
-  astar__free(g, S->block, astar__pages_ask(n * sizeof(uint32_t)), 1);
+  astar__free_whole(g, S->dist, n, sizeof(uint32_t));
   astar__free(g, S, 1, sizeof *S);
 }
 
@@ -618,12 +618,9 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
   build B;
   dial *dq = NULL;
   uint16_t *wt = NULL; /* the weight table (Dial case), made once */
-  void *wt_block = NULL;   /* its memory (pages.c) */
   uint8_t *em = NULL;  /* or the edges of a uniform layer */
   astar__landmarks *head = NULL, **pp;
   size_t nt = (size_t)g->ntiles;
-  size_t wt_bytes = astar__mul_size(nt, 8 * sizeof(uint16_t));
-  size_t wt_ask = astar__pages_ask(wt_bytes);
   int u, st = ASTAR_OK, taken = 0;
   if (k < 1 || k > ASTAR_MAX_LANDMARKS || nunits < 1 ||
       nunits > ASTAR_MAX_UNITS)
@@ -656,19 +653,13 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
       if ((*pp)->unit == units[u] && (*pp)->k == k) break;
     if ((S = *pp) != NULL) {
       uint32_t *dist = S->dist;
-      void *block = S->block;
       *pp = S->next;
       taken = 1;
       memset(S, 0, sizeof *S);
       S->dist = dist;
-      S->block = block;
     } else if ((S = astar__alloc(g, 1, sizeof *S)) != NULL) {
-      size_t bytes = astar__mul_size(n, sizeof(uint32_t));
       memset(S, 0, sizeof *S);
-      if (bytes != 0) {
-        S->block = astar__alloc(g, astar__pages_ask(bytes), 1);
-        S->dist = astar__pages_whole(S->block, bytes);
-      }
+      S->dist = n == 0 ? NULL : astar__alloc_whole(g, n, sizeof(uint32_t));
       if (S->dist == NULL) {
         astar__free(g, S, 1, sizeof *S);
         S = NULL;
@@ -723,12 +714,10 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
         }
         B.em = em;
         if (!uniform_table(&B)) B.em = NULL;
-        if (B.em == NULL && wt == NULL) {
-          if ((wt_block = astar__alloc(g, wt_ask, 1)) == NULL) {
-            st = ASTAR_ENOMEM;
-            break;
-          }
-          wt = astar__pages_whole(wt_block, wt_bytes);
+        if (B.em == NULL && wt == NULL &&
+            (wt = astar__alloc_whole(g, nt, 8 * sizeof(uint16_t))) == NULL) {
+          st = ASTAR_ENOMEM;
+          break;
         }
         if (B.em == NULL) {
           B.wt = wt;
@@ -757,7 +746,7 @@ int astar_landmarks_build(astar_grid *g, const int *units, int nunits,
     S->version = g->version;
   }
   rh_release(&B.h);
-  astar__free(g, wt_block, wt_ask, 1);
+  astar__free_whole(g, wt, nt, 8 * sizeof(uint16_t));
   astar__free(g, em, nt, 1);
   if (dq != NULL) {
     dial_release(dq);

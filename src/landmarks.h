@@ -17,8 +17,7 @@ typedef struct astar__landmarks {
   int unit, k;
   uint64_t version;       /* the map's edit counter at the build */
   double q, kappa, eta;
-  uint32_t *dist; /* in the block (pages.c) */
-  void *block;
+  uint32_t *dist;
   uint32_t tiles[ASTAR_MAX_LANDMARKS];
 } astar__landmarks;
 /* unit's landmarks when ready (built at the map's current version), or

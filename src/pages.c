@@ -1,20 +1,25 @@
 /*
  * Big blocks written whole, in huge pages where the system has them.
  *
- * A landmark's distance field or a flood's weight table is written whole
- * right after it is made.  Where the system offers transparent huge pages
- * (Linux with THP "madvise" or "always"), its first writes then fault in
- * one 2 MB page where they would fault in 512 small ones: on a virtual
- * machine a small page's fault costs 10 to 20 us, so a fresh 8 MB field
- * cost 30 ms in faults alone.  The block is asked of the allocator 2 MB
- * larger and starts at the first 2 MB boundary inside, so huge pages cover
- * it all; the part before that boundary and after the block is never
- * touched and costs address space, not memory.  The hint never changes
- * what the memory holds, and a system that refuses it (THP off, memory
- * that is not an anonymous mapping) leaves everything as it was.
- * Elsewhere (another OS, a block under 2 MB) a block is asked as it is.
- * Blocks written in part (a search's per-tile arrays on a big map) are
- * never made here: a huge page costs 2 MB for one byte touched.
+ * Some blocks are written whole right after they are made: a map's costs
+ * and moves, its zone labels, a search context's stamps, a landmark's
+ * distance field, a flood's weight table.  Where the system offers
+ * transparent huge pages (Linux with THP "madvise" or "always"), their
+ * first writes then fault in one 2 MB page where they would fault in 512
+ * small ones: on a virtual machine a small page's fault costs 10 to 20
+ * us, so a fresh 16 MB array cost 50 ms in faults alone.
+ *
+ * Such a block is asked of the allocator 2 MB (and a pointer) larger and
+ * starts at the first 2 MB boundary past a pointer's room, so huge pages
+ * cover it all; the allocator's own pointer is kept just below that
+ * boundary for the free.  The parts before the boundary and after the
+ * block are never touched (but that pointer) and cost address space, not
+ * memory.  The hint never changes what the memory holds, and a system
+ * that refuses it (THP off, memory that is not an anonymous mapping)
+ * leaves everything as it was.  Elsewhere (another OS, a block under
+ * 2 MB) a block is asked as it is.  Blocks written in part (a search's
+ * g values on a big map) are never made here: a huge page costs 2 MB for
+ * one byte touched.
  */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 /* madvise and MADV_HUGEPAGE under -std=c99 */
@@ -23,6 +28,7 @@
 
 #include "internal.h"
 
+#include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -30,27 +36,48 @@
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
 #define HUGE_PAGE ((size_t)2 << 20)
 
-size_t astar__pages_ask(size_t bytes) {
-  if (bytes < HUGE_PAGE || bytes > SIZE_MAX - HUGE_PAGE) return bytes;
-  return bytes + HUGE_PAGE;
+/* The bytes asked for a block of `bytes`: padded only when it holds a
+ * huge page. */
+static size_t ask_for(size_t bytes) {
+  if (bytes < HUGE_PAGE || bytes > SIZE_MAX - 2 * HUGE_PAGE) return bytes;
+  return bytes + HUGE_PAGE + sizeof(void *);
 }
-#else
-size_t astar__pages_ask(size_t bytes) { return bytes; }
 #endif
 
-void *astar__pages_whole(void *raw, size_t bytes) {
+void *astar__mem_whole(astar_alloc_fn alloc, void *ud, size_t count,
+                       size_t elem) {
+  size_t bytes = astar__mul_size(count, elem);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  uintptr_t mask = (uintptr_t)HUGE_PAGE - 1u, at = (uintptr_t)raw;
-  size_t ask = astar__pages_ask(bytes), lead, span;
-  char *first;
+  size_t ask, lead, span;
+  uintptr_t mask = (uintptr_t)HUGE_PAGE - 1u, at;
+  char *raw, *first;
+  if (bytes == 0) return NULL;
+  ask = ask_for(bytes);
+  raw = alloc(ud, NULL, 0, ask);
   if (raw == NULL || ask == bytes) return raw;
-  lead = (size_t)(((at + mask) & ~mask) - at); /* < HUGE_PAGE */
-  first = (char *)raw + lead;
+  at = (uintptr_t)raw + sizeof(void *);
+  lead = (size_t)(((at + mask) & ~mask) - (uintptr_t)raw); /* 8 .. 2 MB + 7 */
+  first = raw + lead;
   span = (ask - lead) & ~(size_t)mask; /* whole huge pages from first */
   if (span > 0) (void)madvise(first, span, MADV_HUGEPAGE);
+  memcpy(first - sizeof(void *), &raw, sizeof raw);
   return first;
 #else
-  (void)bytes;
-  return raw;
+  if (bytes == 0) return NULL;
+  return alloc(ud, NULL, 0, bytes);
 #endif
+}
+
+void astar__mem_whole_free(astar_alloc_fn alloc, void *ud, void *p,
+                           size_t count, size_t elem) {
+  size_t bytes = count * elem; /* it was allocated: no overflow */
+  void *raw = p;
+  if (p == NULL) return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (ask_for(bytes) != bytes) {
+    memcpy(&raw, (char *)p - sizeof(void *), sizeof raw);
+    bytes = ask_for(bytes);
+  }
+#endif
+  alloc(ud, raw, bytes, 0);
 }

@@ -58,12 +58,13 @@ void astar_snapshot_free(astar_snapshot *s) {
 /* ---- the copy ---- */
 
 /* A copy of n elements of size elem (NULL when src is NULL or on
- * failure: *ok = 0 then). */
-static void *dup(astar_grid *G, const void *src, size_t n, size_t elem,
-                 int *ok) {
+ * failure: *ok = 0 then); whole: made as a block written whole (pages.c),
+ * for the arrays the grid's release frees as such. */
+static void *dup_as(astar_grid *G, const void *src, size_t n, size_t elem,
+                    int *ok, int whole) {
   void *p;
   if (src == NULL || n == 0) return NULL;
-  p = astar__alloc(G, n, elem);
+  p = whole ? astar__alloc_whole(G, n, elem) : astar__alloc(G, n, elem);
   if (p == NULL) {
     *ok = 0;
     return NULL;
@@ -71,6 +72,8 @@ static void *dup(astar_grid *G, const void *src, size_t n, size_t elem,
   memcpy(p, src, n * elem);
   return p;
 }
+#define dup(G, src, n, elem, ok) dup_as(G, src, n, elem, ok, 0)
+#define dup_whole(G, src, n, elem, ok) dup_as(G, src, n, elem, ok, 1)
 
 static void copy_zones(astar_grid *G, astar_zones *dst,
                        const astar_zones *src, int *ok) {
@@ -82,7 +85,7 @@ static void copy_zones(astar_grid *G, astar_zones *dst,
   dst->cap = src->cap;
   dst->used = src->used;
   dst->count = src->count;
-  dst->label = dup(G, src->label, G->ntiles, sizeof(uint32_t), ok);
+  dst->label = dup_whole(G, src->label, G->ntiles, sizeof(uint32_t), ok);
   dst->parent = dup(G, src->parent, src->cap, sizeof(uint32_t), ok);
   dst->size = dup(G, src->size, src->cap, sizeof(uint32_t), ok);
   /* on failure the grid's release frees the parts that were made */
@@ -148,8 +151,8 @@ static int copy_grid(astar_grid *G, const astar_grid *g, const int *units,
     if (G->links != NULL) G->nlinks = G->links_cap = g->nlinks;
     G->link_bits = dup(G, g->link_bits, words, sizeof(uint64_t), &ok);
   }
-  G->cost = dup(G, g->cost, g->ntiles, sizeof(float), &ok);
-  G->moves = dup(G, g->moves, g->ntiles, 1, &ok);
+  G->cost = dup_whole(G, g->cost, g->ntiles, sizeof(float), &ok);
+  G->moves = dup_whole(G, g->moves, g->ntiles, 1, &ok);
   G->passable = dup(G, g->passable, words, sizeof(uint64_t), &ok);
   G->passable_t = dup(G, g->passable_t, words, sizeof(uint64_t), &ok);
   G->heights = dup(G, g->heights, g->ntiles, sizeof(float), &ok);

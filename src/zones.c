@@ -125,7 +125,7 @@ static void unite(astar_zones *z, uint32_t a, uint32_t b) {
 }
 
 void astar__zones_release(astar_grid *g, astar_zones *z) {
-  astar__free(g, z->label, g->ntiles, sizeof(uint32_t));
+  astar__free_whole(g, z->label, g->ntiles, sizeof(uint32_t));
   astar__free(g, z->parent, z->cap, sizeof(uint32_t));
   astar__free(g, z->size, z->cap, sizeof(uint32_t));
   memset(z, 0, sizeof *z);
@@ -204,7 +204,7 @@ static int label_all(astar_grid *g, astar_zones *z, const links *k,
                      uint32_t *queue) {
   uint32_t *label, w, nwords, n = 0;
   if (z->label == NULL) {
-    z->label = astar__alloc(g, g->ntiles, sizeof(uint32_t));
+    z->label = astar__alloc_whole(g, g->ntiles, sizeof(uint32_t));
     if (z->label == NULL) return ASTAR_ENOMEM;
   }
   if (reserve(g, z, SLOTS_INITIAL) != ASTAR_OK) return ASTAR_ENOMEM;
@@ -450,14 +450,16 @@ void astar__zones_changed(astar_grid *g, astar_zones *z, const uint8_t *moves,
 int astar__zones_label(astar_grid *g, astar_zones *z, const uint8_t *moves,
                        const uint64_t *passable, int oneway) {
   links k;
-  uint32_t *queue = astar__alloc(g, g->ntiles, sizeof(uint32_t));
+  /* the flood's queue: as much of it written as the largest zone has
+     tiles, all of it on an open map */
+  uint32_t *queue = astar__alloc_whole(g, g->ntiles, sizeof(uint32_t));
   int st;
   k.moves = moves;
   k.passable = passable;
   k.offset = g->offset;
   k.oneway = oneway;
   st = queue != NULL ? label_all(g, z, &k, queue) : ASTAR_ENOMEM;
-  astar__free(g, queue, g->ntiles, sizeof(uint32_t));
+  astar__free_whole(g, queue, g->ntiles, sizeof(uint32_t));
   if (st == ASTAR_OK) { /* links join the regions of their ends */
     size_t i;
     for (i = 0; i < g->nlinks; i++) {
