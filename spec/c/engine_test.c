@@ -13,13 +13,17 @@
  *    options, cost callbacks) leaves every byte of the map unchanged;
  *  - an edit that leaves derived data stale makes searches answer
  *    ASTAR_EPREPARE until the next prepare; every edit moves the version;
- *  - zone questions read only: the last path survives them.
+ *  - zone questions read only: the last path survives them;
+ *  - blocks written whole (pages.c): the allocator sees one block per
+ *    block, freed with the pointer and the size it gave and asked; a big
+ *    one lies inside what was asked (2 MB-aligned on Linux).
  *
  *   engine_test [MAPS_DIR]     (default ../shared/maps)
  * With no maps directory the map checks are skipped with a note, unless
  * ASTAR_REQUIRE_MAPS is set: then that is a failure.
  */
 #include "astar.h"
+#include "internal.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -788,6 +792,81 @@ static void check_build_with(void) {
   astar_grid_release(&g);
 }
 
+/* ---- blocks written whole (pages.c) ---- */
+
+typedef struct ledger {
+  void *raw[4];
+  size_t size[4];
+  int calls, bad_free, fail;
+} ledger;
+
+/* An allocator that keeps what it gave, and checks each free against it. */
+static void *ledger_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  ledger *l = ud;
+  int i;
+  l->calls++;
+  if (nsize == 0) {
+    for (i = 0; i < 4; i++)
+      if (l->raw[i] == ptr && ptr != NULL) break;
+    if (i == 4 || l->size[i] != osize) {
+      l->bad_free++;
+      return NULL;
+    }
+    l->raw[i] = NULL;
+    free(ptr);
+    return NULL;
+  }
+  if (ptr != NULL || l->fail) return NULL;
+  for (i = 0; i < 4 && l->raw[i] != NULL; i++) {
+  }
+  if (i == 4 || (ptr = malloc(nsize)) == NULL) return NULL;
+  l->raw[i] = ptr;
+  l->size[i] = nsize;
+  return ptr;
+}
+
+static void check_blocks(void) {
+  static const size_t sizes[] = {1000, (size_t)3 << 20, ((size_t)2 << 20) + 4};
+  ledger l;
+  size_t k;
+  memset(&l, 0, sizeof l);
+  for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    size_t bytes = sizes[k];
+    unsigned char *p = astar__mem_whole(ledger_alloc, &l, bytes / 4, 4);
+    const unsigned char *raw = l.raw[0];
+    uintptr_t at = (uintptr_t)p, from = (uintptr_t)raw;
+    int inside = p != NULL && raw != NULL && at >= from &&
+                 (size_t)(at - from) + bytes / 4 * 4 <= l.size[0];
+    ok(inside, "%s: the block lies inside what the allocator gave",
+       k == 0 ? "1000 bytes" : k == 1 ? "3 MB" : "2 MB + 4");
+    if (inside) memset(p, 0xA5, bytes / 4 * 4); /* all of it writable */
+#if defined(__linux__)
+    if (bytes >= ((size_t)2 << 20))
+      ok(inside && (at & (((uintptr_t)2 << 20) - 1u)) == 0 &&
+             at - from >= sizeof(void *),
+         "%s: 2 MB-aligned, the allocator's pointer kept below",
+         k == 1 ? "3 MB" : "2 MB + 4");
+    else
+      ok(p == raw && l.size[0] == bytes,
+         "%s: asked as it is", "1000 bytes");
+#endif
+    astar__mem_whole_free(ledger_alloc, &l, p, bytes / 4, 4);
+    ok(l.bad_free == 0 && l.raw[0] == NULL,
+       "%s: freed with the pointer and size the allocator knows",
+       k == 0 ? "1000 bytes" : k == 1 ? "3 MB" : "2 MB + 4");
+  }
+  l.calls = 0;
+  ok(astar__mem_whole(ledger_alloc, &l, SIZE_MAX / 2, 4) == NULL &&
+         l.calls == 0,
+     "%s: an overflowing size is refused before the allocator", "count");
+  l.fail = 1;
+  ok(astar__mem_whole(ledger_alloc, &l, (size_t)1 << 20, 4) == NULL &&
+         l.calls == 1 && l.raw[0] == NULL,
+     "%s: a failed allocation gives NULL", "4 MB");
+  astar__mem_whole_free(ledger_alloc, &l, NULL, (size_t)1 << 20, 4);
+  ok(l.calls == 1, "%s: freeing NULL calls nothing", "whole_free");
+}
+
 int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : "../shared/maps";
   DIR *d = opendir(dir);
@@ -797,6 +876,7 @@ int main(int argc, char **argv) {
   check_partial();
   check_corners();
   check_build_with();
+  check_blocks();
   if (d == NULL) {
     if (getenv("ASTAR_REQUIRE_MAPS") != NULL) {
       ok(0, "%s: the MovingAI maps are required here", dir);
