@@ -343,7 +343,6 @@ static int uniform_table(build *B) {
       }
     B->em[i] = (uint8_t)m;
   }
-  B->shift = 0;
   set_span(B, lightest, heaviest);
   return 1;
 }
