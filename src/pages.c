@@ -46,15 +46,13 @@ static size_t ask_for(size_t bytes) {
 
 void *astar__mem_whole(astar_alloc_fn alloc, void *ud, size_t count,
                        size_t elem) {
-  size_t bytes = astar__mul_size(count, elem);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  size_t ask, lead, span;
+  size_t bytes = astar__mul_size(count, elem), ask = ask_for(bytes), lead,
+         span;
   uintptr_t mask = (uintptr_t)HUGE_PAGE - 1u, at;
   char *raw, *first;
-  if (bytes == 0) return NULL;
-  ask = ask_for(bytes);
-  raw = alloc(ud, NULL, 0, ask);
-  if (raw == NULL || ask == bytes) return raw;
+  if (ask == bytes) return astar__mem(alloc, ud, count, elem); /* small */
+  if ((raw = alloc(ud, NULL, 0, ask)) == NULL) return NULL;
   at = (uintptr_t)raw + sizeof(void *);
   lead = (size_t)(((at + mask) & ~mask) - (uintptr_t)raw); /* 8 .. 2 MB + 7 */
   first = raw + lead;
@@ -63,21 +61,20 @@ void *astar__mem_whole(astar_alloc_fn alloc, void *ud, size_t count,
   memcpy(first - sizeof(void *), &raw, sizeof raw);
   return first;
 #else
-  if (bytes == 0) return NULL;
-  return alloc(ud, NULL, 0, bytes);
+  return astar__mem(alloc, ud, count, elem);
 #endif
 }
 
 void astar__mem_whole_free(astar_alloc_fn alloc, void *ud, void *p,
                            size_t count, size_t elem) {
-  size_t bytes = count * elem; /* it was allocated: no overflow */
-  void *raw = p;
-  if (p == NULL) return;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (ask_for(bytes) != bytes) {
+  size_t bytes = count * elem; /* it was allocated: no overflow */
+  void *raw;
+  if (p != NULL && ask_for(bytes) != bytes) {
     memcpy(&raw, (char *)p - sizeof(void *), sizeof raw);
-    bytes = ask_for(bytes);
+    alloc(ud, raw, ask_for(bytes), 0);
+    return;
   }
 #endif
-  alloc(ud, raw, bytes, 0);
+  astar__mem_free(alloc, ud, p, count, elem);
 }
