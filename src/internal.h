@@ -104,8 +104,10 @@ static inline int astar__grow(astar_alloc_fn alloc, void *ud, void **p,
 #define astar__free_whole(g, p, count, elem) \
   astar__mem_whole_free((g)->alloc, (g)->alloc_ud, p, count, elem)
 
+/* A bitmap's words: one bit per tile, and a last word of zeros that lets
+ * bits.h read 8 bytes from any tile's byte on. */
 static inline size_t astar__bitmap_words(uint32_t ntiles) {
-  return (ntiles + 63u) / 64u;
+  return (ntiles + 63u) / 64u + 1u;
 }
 
 /* Search stamps: generation << 4 | closed << 3 | parent direction. */

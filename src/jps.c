@@ -5,11 +5,11 @@
  * cutting, and cardinal <= diagonal <= 2 * cardinal.  It returns paths of
  * the same cost as A* while putting only "jump points" on the open list.
  *
- * Scanning (the block-based idea): a horizontal jump reads 63 tiles of its
- * row and of the rows above and below at once from the bitmap, and finds
- * the first blocked tile, forced neighbour or goal with one count of
- * trailing (east) or leading (west) zeros; a vertical jump does the same
- * on the column-major copy of the bitmap.
+ * Scanning (the block-based idea): a horizontal jump reads 56 tiles of its
+ * row and of the rows above and below at once from the bitmap (bits.h),
+ * and finds the first blocked tile, forced neighbour or goal with one
+ * count of trailing (east) or leading (west) zeros; a vertical jump does
+ * the same on the column-major copy of the bitmap.
  *
  * Scratch is the grid's own (stamp, heap position, heap): no allocation per
  * query beyond the heap growing.  A jump point's parent travels in its heap
@@ -20,6 +20,7 @@
  * summed step by step from the start in the order A* sums it.
  */
 #include "astar.h"
+#include "bits.h"
 #include "heap.h"
 #include "internal.h"
 #include "subgoal.h"
@@ -27,7 +28,6 @@
 #include <string.h>
 
 #define NONE UINT32_MAX
-#define LOW63 (~(uint64_t)0 >> 1)
 
 /* ---- bits ---- */
 
@@ -36,37 +36,13 @@
  * vertical jump is a horizontal one there. */
 typedef struct {
   const uint64_t *bm;
-  size_t nwords;
   uint32_t stride;
 } bitmap;
-
-/* 64 bits of the bitmap from bit pos >= 0 on (bit 0 = tile pos; bits past
- * the last word read as 0, blocked) */
-static inline uint64_t bits_from(const bitmap *b, uint32_t pos) {
-  size_t w = (size_t)pos >> 6;
-  unsigned s = pos & 63u;
-  uint64_t lo = b->bm[w];
-  uint64_t hi = w + 1 < b->nwords ? b->bm[w + 1] : 0;
-  return (lo >> s) | ((hi << 1) << (63u - s));
-}
-
-/* The same from any pos: bits before 0 read as 0 too. */
-static inline uint64_t bits_at(const bitmap *b, int64_t pos) {
-  if (pos < 0) {
-    if (pos <= -64) return 0;
-    return b->bm[0] << (unsigned)-pos;
-  }
-  return bits_from(b, (uint32_t)pos);
-}
 
 /* Bits of tiles t - 1, t, t + 1 as bits 0, 1, 2 (t - 1 >= 0 and t + 1 in
  * the grid: t is never in the border's first or last column). */
 static inline unsigned bits3(const bitmap *b, uint32_t t) {
-  uint32_t p = t - 1;
-  unsigned s = p & 63u;
-  uint64_t v = b->bm[p >> 6] >> s;
-  if (s > 61) v |= b->bm[(p >> 6) + 1] << (64u - s);
-  return (unsigned)v & 7u;
+  return (unsigned)astar__bits_from(b->bm, t - 1) & 7u;
 }
 
 static inline int open_at(const bitmap *b, uint32_t t) {
@@ -84,18 +60,18 @@ ASTAR__HOT_INLINE uint32_t jump_east(const bitmap *b, uint32_t from,
                                      uint32_t goal) {
   uint32_t i = from + 1, stride = b->stride;
   for (;;) {
-    uint64_t cur = bits_from(b, i); /* i is past the first row */
-    uint64_t up = bits_from(b, i - stride - 1);
-    uint64_t dn = bits_from(b, i + stride - 1);
+    uint64_t cur = astar__bits_from(b->bm, i); /* i is past the first row */
+    uint64_t up = astar__bits_from(b->bm, i - stride - 1);
+    uint64_t dn = astar__bits_from(b->bm, i + stride - 1);
     uint64_t stop = ((up >> 1) & ~up) | ((dn >> 1) & ~dn) | ~cur;
     uint32_t gd = goal - i;
-    if (gd < 63) stop |= (uint64_t)1 << gd;
-    stop &= LOW63;
+    if (gd < ASTAR__SPAN) stop |= (uint64_t)1 << gd;
+    stop &= ASTAR__SPAN_MASK;
     if (stop) {
       unsigned k = astar__ctz64(stop);
       return (cur >> k) & 1u ? i + k : NONE;
     }
-    i += 63;
+    i += ASTAR__SPAN;
   }
 }
 
@@ -103,19 +79,19 @@ ASTAR__HOT_INLINE uint32_t jump_west(const bitmap *b, uint32_t from,
                                      uint32_t goal) {
   uint32_t i = from - 1, stride = b->stride;
   for (;;) {
-    int64_t base = (int64_t)i - 62; /* bit 62 is tile i */
-    uint64_t cur = bits_at(b, base);
-    uint64_t up = bits_at(b, base - stride);
-    uint64_t dn = bits_at(b, base + stride);
+    int64_t base = (int64_t)i - (ASTAR__SPAN - 1u); /* its top bit: i */
+    uint64_t cur = astar__bits_at(b->bm, base);
+    uint64_t up = astar__bits_at(b->bm, base - stride);
+    uint64_t dn = astar__bits_at(b->bm, base + stride);
     uint64_t stop = (up & ~(up >> 1)) | (dn & ~(dn >> 1)) | ~cur;
     int64_t gd = (int64_t)goal - base;
-    if (gd >= 0 && gd < 63) stop |= (uint64_t)1 << gd;
-    stop &= LOW63;
+    if (gd >= 0 && gd < ASTAR__SPAN) stop |= (uint64_t)1 << gd;
+    stop &= ASTAR__SPAN_MASK;
     if (stop) {
       unsigned k = astar__msb64(stop);
       return (cur >> k) & 1u ? (uint32_t)(base + k) : NONE;
     }
-    i -= 63;
+    i -= ASTAR__SPAN;
   }
 }
 
@@ -137,7 +113,7 @@ typedef struct {
  * Straight d (N E S W): the steps k from the tile to the first tile in
  * direction d that is blocked or where a jump stops (a forced neighbour:
  * the rule of jump_east / jump_west), for k 1..14; JT_FAR when k >= 15
- * (the query scans the bits from there, 63 tiles a word).  Diagonal d
+ * (the query scans the bits from there, 56 tiles a read).  Diagonal d
  * (NE SE SW NW, the rule of run_diagonal): 0 when the step from the tile
  * is not legal; else the steps L to the first tile of the run worth a
  * look (a straight jump along a component of d meets a jump point there,
@@ -219,10 +195,8 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
   /* diagonals, from the straight entries: the goal is tile 0, a border
      tile no jump can reach */
   P.b.bm = pb;
-  P.b.nwords = astar__bitmap_words(g->ntiles);
   P.b.stride = stride;
   P.t.bm = J->columns;
-  P.t.nwords = P.b.nwords;
   P.t.stride = rows;
   P.goal = P.goal_t = 0;
   P.jt = jt;
@@ -693,11 +667,9 @@ int astar__jps_step(astar__run *R, uint32_t budget) {
   O.gx = q->gx;
   O.gy = q->gy;
   b.bm = R->J.passable;
-  b.nwords = ((size_t)G->ntiles + 63u) / 64u;
   b.stride = stride;
   P.b = b;
   P.t.bm = R->J.columns;
-  P.t.nwords = b.nwords;
   P.t.stride = (uint32_t)G->height + 2u;
   P.goal = goal;
   P.goal_t = (goal % stride) * P.t.stride + goal / stride; /* column-major */

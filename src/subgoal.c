@@ -23,6 +23,7 @@
  * 4 in a graph nothing was contracted in).
  */
 #include "astar.h"
+#include "bits.h"
 #include "heap.h"
 #include "internal.h"
 #include "subgoal.h"
@@ -32,53 +33,36 @@
 
 #define NONE UINT32_MAX
 
-/* ---- bits ---- */
-
-/* 64 bits from bit pos on; bits before 0 and past the end read as 0. */
-static inline uint64_t bits_at(const uint64_t *bm, size_t nwords,
-                               int64_t pos) {
-  size_t w;
-  unsigned s;
-  uint64_t lo, hi;
-  if (pos < 0) {
-    if (pos <= -64) return 0;
-    return bm[0] << (unsigned)-pos;
-  }
-  w = (size_t)pos >> 6;
-  if (w >= nwords) return 0;
-  s = (unsigned)pos & 63u;
-  lo = bm[w];
-  if (s == 0) return lo;
-  hi = w + 1 < nwords ? bm[w + 1] : 0;
-  return (lo >> s) | (hi << (64u - s));
-}
-
 /* Distance (>= 1) from p to the first tile after it along the plane's
  * rows (forward: +1, else -1) that is blocked, a subgoal or the extra
  * tile.  The border is blocked, so a run never leaves its row. */
-static uint32_t run(const uint64_t *pass, const uint64_t *sub, size_t nwords,
-                    uint32_t p, int forward, uint32_t extra) {
+static uint32_t run(const uint64_t *pass, const uint64_t *sub, uint32_t p,
+                    int forward, uint32_t extra) {
   uint32_t d = 1;
   if (forward) {
     for (;;) {
-      int64_t at = (int64_t)p + d;
-      uint64_t stop = ~bits_at(pass, nwords, at) | bits_at(sub, nwords, at);
+      uint32_t at = p + d;
+      uint64_t stop =
+          (~astar__bits_from(pass, at) | astar__bits_from(sub, at)) &
+          ASTAR__SPAN_MASK;
       if (stop) {
         d += astar__ctz64(stop);
         break;
       }
-      d += 64;
+      d += ASTAR__SPAN;
     }
     if (extra != NONE && extra > p && extra - p < d) d = extra - p;
   } else {
     for (;;) {
-      int64_t at = (int64_t)p - d - 63; /* bit 63 is tile p - d */
-      uint64_t stop = ~bits_at(pass, nwords, at) | bits_at(sub, nwords, at);
+      /* bit ASTAR__SPAN - 1 is tile p - d */
+      int64_t at = (int64_t)p - d - (ASTAR__SPAN - 1u);
+      uint64_t stop = (~astar__bits_at(pass, at) | astar__bits_at(sub, at)) &
+                      ASTAR__SPAN_MASK;
       if (stop) {
-        d += astar__clz64(stop);
+        d += astar__clz64(stop) - (64u - ASTAR__SPAN);
         break;
       }
-      d += 64;
+      d += ASTAR__SPAN;
     }
     if (extra != NONE && extra < p && p - extra < d) d = p - extra;
   }
@@ -92,21 +76,19 @@ static uint32_t run_dir(const astar__view *V, unsigned d, uint32_t x, uint32_t y
   uint32_t i = y * V->stride + x, k;
   switch (d) {
   case ASTAR_E:
-    k = run(V->pass, V->sub, V->nwords, i, 1, V->extra);
+    k = run(V->pass, V->sub, i, 1, V->extra);
     *stop = i + k;
     return k;
   case ASTAR_W:
-    k = run(V->pass, V->sub, V->nwords, i, 0, V->extra);
+    k = run(V->pass, V->sub, i, 0, V->extra);
     *stop = i - k;
     return k;
   case ASTAR_S:
-    k = run(V->pass_t, V->sub_t, V->nwords, x * V->tstride + y, 1,
-            V->extra_t);
+    k = run(V->pass_t, V->sub_t, x * V->tstride + y, 1, V->extra_t);
     *stop = i + k * V->stride;
     return k;
   default:
-    k = run(V->pass_t, V->sub_t, V->nwords, x * V->tstride + y, 0,
-            V->extra_t);
+    k = run(V->pass_t, V->sub_t, x * V->tstride + y, 0, V->extra_t);
     *stop = i - k * V->stride;
     return k;
   }
@@ -294,7 +276,6 @@ void astar__subgoal_view(const astar_grid *g, const astar__jps_layer *J,
   V->pass_t = J->columns;
   V->sub = s->bits;
   V->sub_t = s->bits_t;
-  V->nwords = s->nwords;
   V->stride = (uint32_t)g->stride;
   V->tstride = (uint32_t)g->height + 2u;
   V->extra = V->extra_t = NONE;

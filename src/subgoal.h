@@ -70,7 +70,6 @@ const uint32_t *astar__jumps_for(const astar_grid *g, int unit);
  * columns, and one more tile that stops a scan (the goal of a query). */
 typedef struct {
   const uint64_t *pass, *pass_t, *sub, *sub_t;
-  size_t nwords;
   uint32_t stride, tstride; /* row length, column length (height + 2) */
   uint32_t extra, extra_t;  /* NONE: none */
 } astar__view;
