@@ -8,24 +8,35 @@
 #define ASTAR_SIGHT_H
 
 #include "astar.h"
+#include "bits.h"
 #include "internal.h"
 
+/* Are tiles lo .. hi of a row of bits all passable?  Up to ASTAR__SPAN
+ * tiles in one read (bits.h), else a word at a time. */
+static inline int astar__span_clear(const uint64_t *bits, uint32_t lo,
+                                    uint32_t hi) {
+  uint32_t wl, wh, w;
+  uint64_t ml, mh;
+  if (hi - lo < ASTAR__SPAN)
+    return (~astar__bits_from(bits, lo) &
+            (((uint64_t)2 << (hi - lo)) - 1u)) == 0;
+  wl = lo >> 6;
+  wh = hi >> 6;
+  ml = ~(uint64_t)0 << (lo & 63u);
+  mh = ~(uint64_t)0 >> (63u - (hi & 63u));
+  if ((bits[wl] & ml) != ml || (bits[wh] & mh) != mh) return 0;
+  for (w = wl + 1; w < wh; w++)
+    if (bits[w] != ~(uint64_t)0) return 0;
+  return 1;
+}
+
 /* Are the k + 1 tiles i, i + step, ..., i + k step all passable?  A row
- * (step +-1) is a run of bits, read a word at a time. */
+ * (step +-1) is a run of bits (astar__span_clear). */
 static inline int astar__run_clear(const uint64_t *bits, uint32_t i,
                                    int64_t k, int32_t step) {
-  if (step == 1 || step == -1) {
-    uint32_t lo = step == 1 ? i : i - (uint32_t)k,
-             hi = step == 1 ? i + (uint32_t)k : i;
-    uint32_t wl = lo >> 6, wh = hi >> 6, w;
-    uint64_t ml = ~(uint64_t)0 << (lo & 63),
-             mh = ~(uint64_t)0 >> (63 - (hi & 63));
-    if (wl == wh) return (bits[wl] & ml & mh) == (ml & mh);
-    if ((bits[wl] & ml) != ml || (bits[wh] & mh) != mh) return 0;
-    for (w = wl + 1; w < wh; w++)
-      if (bits[w] != ~(uint64_t)0) return 0;
-    return 1;
-  }
+  if (step == 1 || step == -1)
+    return step == 1 ? astar__span_clear(bits, i, i + (uint32_t)k)
+                     : astar__span_clear(bits, i - (uint32_t)k, i);
   for (; k >= 0; k--, i = (uint32_t)((int32_t)i + step))
     if (!astar__bit(bits, i)) return 0;
   return 1;
@@ -56,17 +67,7 @@ static inline int astar__runs_clear(const uint64_t *bits, int rule,
            q = (dq + 1) / 2, r = (dq & 1u) ? e : e + nm, a = 0, m;
   for (m = 0; m < nm; m++) {
     uint32_t hi = i + (q - a) - (r == 0); /* the run: tiles i .. hi */
-    uint32_t wl = i >> 6, wh = hi >> 6;
-    uint64_t ml = ~(uint64_t)0 << (i & 63u),
-             mh = ~(uint64_t)0 >> (63u - (hi & 63u));
-    if (wl == wh) {
-      if (~bits[wl] & ml & mh) return 0;
-    } else {
-      uint32_t w;
-      if ((~bits[wl] & ml) | (~bits[wh] & mh)) return 0;
-      for (w = wl + 1; w < wh; w++)
-        if (bits[w] != ~(uint64_t)0) return 0;
-    }
+    if (!astar__span_clear(bits, i, hi)) return 0;
     if (r == 0) { /* through a corner: the next run starts diagonally */
       if (rule != ASTAR_DIAG_ALWAYS &&
           !(astar__bit(bits, hi + 1) |

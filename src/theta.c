@@ -30,6 +30,7 @@
  * walk follows the parents: it gives the waypoints.
  */
 #include "astar.h"
+#include "bits.h"
 #include "internal.h"
 #include "sight.h"
 
@@ -311,18 +312,22 @@ static unsigned sight_moves(const theta *T, uint32_t i) {
   const astar_grid *G = T->G;
   const uint64_t *b = T->L->passable;
   uint32_t s = T->stride;
-  unsigned m = T->L->moves[i], n, e, so, w;
+  unsigned m = T->L->moves[i], n, e, so, w, up, mid, dn;
   if (G->diagonal == ASTAR_DIAG_ALWAYS || G->diagonal == ASTAR_DIAG_ONE_FREE)
     return m;
-  n = (unsigned)astar__bit(b, i - s);
-  e = (unsigned)astar__bit(b, i + 1);
-  so = (unsigned)astar__bit(b, i + s);
-  w = (unsigned)astar__bit(b, i - 1);
+  /* the 3 x 3 block, a row a read (bits.h): bit 0 west, 1 middle, 2 east */
+  up = (unsigned)astar__bits_from(b, i - s - 1) & 7u;
+  mid = (unsigned)astar__bits_from(b, i - 1) & 7u;
+  dn = (unsigned)astar__bits_from(b, i + s - 1) & 7u;
+  n = (up >> 1) & 1u;
+  e = (mid >> 2) & 1u;
+  so = (dn >> 1) & 1u;
+  w = mid & 1u;
   m |= n << ASTAR_N | e << ASTAR_E | so << ASTAR_S | w << ASTAR_W;
-  m |= ((unsigned)astar__bit(b, i - s + 1) & (n | e)) << ASTAR_NE;
-  m |= ((unsigned)astar__bit(b, i + s + 1) & (so | e)) << ASTAR_SE;
-  m |= ((unsigned)astar__bit(b, i + s - 1) & (so | w)) << ASTAR_SW;
-  m |= ((unsigned)astar__bit(b, i - s - 1) & (n | w)) << ASTAR_NW;
+  m |= ((up >> 2) & (n | e)) << ASTAR_NE;
+  m |= ((dn >> 2) & (so | e)) << ASTAR_SE;
+  m |= (dn & 1u & (so | w)) << ASTAR_SW;
+  m |= (up & 1u & (n | w)) << ASTAR_NW;
   return m;
 }
 
