@@ -1,6 +1,7 @@
 /*
  * Reading a passability bitmap many tiles at a time: the scans of JPS
- * (jps.c) and of the subgoal graph (subgoal.c).
+ * (jps.c) and of the subgoal graph (subgoal.c), the runs of a line of
+ * sight (sight.h) and Theta*'s neighbour block (theta.c).
  *
  * Every bitmap of a grid has astar__bitmap_words(ntiles) words, the last
  * one past the last tile's and always zero, so a read that starts at a
