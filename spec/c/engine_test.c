@@ -16,14 +16,19 @@
  *  - zone questions read only: the last path survives them;
  *  - blocks written whole (pages.c): the allocator sees one block per
  *    block, freed with the pointer and the size it gave and asked; a big
- *    one lies inside what was asked (2 MB-aligned on Linux).
+ *    one lies inside what was asked (2 MB-aligned on Linux);
+ *  - a bitmap's row reads (bits.h) and a run's check (sight.h) agree with
+ *    a bit-by-bit reading for every start and length up to 150 tiles, on
+ *    bitmaps from all open to half blocked.
  *
  *   engine_test [MAPS_DIR]     (default ../shared/maps)
  * With no maps directory the map checks are skipped with a note, unless
  * ASTAR_REQUIRE_MAPS is set: then that is a failure.
  */
 #include "astar.h"
+#include "bits.h"
 #include "internal.h"
+#include "sight.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -867,6 +872,58 @@ static void check_blocks(void) {
   ok(l.calls == 1, "%s: freeing NULL calls nothing", "whole_free");
 }
 
+/* bits.h and sight.h's runs against reading one bit at a time: every
+ * start lo of a 300-tile bitmap (with its word of zeros) and every end up
+ * to 150 tiles on, for bitmaps from a fixed generator (none, 1 in 64, 1
+ * in 8, 1 in 2 tiles blocked) and for every bitmap with one tile blocked
+ * (where a run of 57 to 64 tiles inside one word meets a blocked tile
+ * beside it in the same word). */
+static void check_rows(void) {
+  enum { N = 300 };
+  uint64_t bm[6]; /* astar__bitmap_words(300) */
+  uint32_t blocked_before[N + 1]; /* blocked tiles among 0 .. t - 1 */
+  uint32_t seed = 12345, lo, hi, t, k;
+  int bad_from = 0, bad_span = 0, longs = 0;
+  ok(astar__bitmap_words(N) == sizeof bm / sizeof bm[0], "%s",
+     "a 300-tile bitmap has 5 words and one of zeros");
+  for (k = 0; k < 4 + N; k++) {
+    static const uint32_t one_in[4] = {0, 64, 8, 2};
+    memset(bm, 0, sizeof bm);
+    for (t = 0; t < N; t++) {
+      int open;
+      seed = seed * 1103515245u + 12345u;
+      if (k >= 4)
+        open = t != k - 4;
+      else
+        open = one_in[k] == 0 || (seed >> 16) % one_in[k] != 0;
+      if (open) bm[t >> 6] |= (uint64_t)1 << (t & 63u);
+    }
+    blocked_before[0] = 0;
+    for (t = 0; t < N; t++)
+      blocked_before[t + 1] =
+          blocked_before[t] + !((bm[t >> 6] >> (t & 63u)) & 1u);
+    for (lo = 0; lo < N; lo++) {
+      if (k < 4) {
+        uint64_t v = astar__bits_from(bm, lo);
+        for (t = 0; t <= ASTAR__SPAN; t++) {
+          int want = lo + t < N &&
+                     ((bm[(lo + t) >> 6] >> ((lo + t) & 63u)) & 1u);
+          if ((int)((v >> t) & 1u) != want) bad_from++;
+        }
+      }
+      for (hi = lo; hi < N && hi <= lo + 150; hi++) {
+        int want = blocked_before[hi + 1] == blocked_before[lo];
+        if (astar__span_clear(bm, lo, hi) != want) bad_span++;
+        if (want && hi - lo >= ASTAR__SPAN && (lo >> 6) == (hi >> 6))
+          longs++;
+      }
+    }
+  }
+  ok(bad_from == 0, "%s", "astar__bits_from gives each tile's bit");
+  ok(bad_span == 0 && longs > 1000, "%s",
+     "astar__span_clear agrees with the bits, long runs in one word too");
+}
+
 int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : "../shared/maps";
   DIR *d = opendir(dir);
@@ -877,6 +934,7 @@ int main(int argc, char **argv) {
   check_corners();
   check_build_with();
   check_blocks();
+  check_rows();
   if (d == NULL) {
     if (getenv("ASTAR_REQUIRE_MAPS") != NULL) {
       ok(0, "%s: the MovingAI maps are required here", dir);
