@@ -24,7 +24,8 @@ static inline int astar__span_clear(const uint64_t *bits, uint32_t lo,
   wh = hi >> 6;
   ml = ~(uint64_t)0 << (lo & 63u);
   mh = ~(uint64_t)0 >> (63u - (hi & 63u));
-  if (wl == wh) return (bits[wl] & ml & mh) == (ml & mh); /* 57..64 */
+  if (wl == wh) /* a run of 57 to 64 tiles inside one word */
+    return (bits[wl] & ml & mh) == (ml & mh);
   if ((bits[wl] & ml) != ml || (bits[wh] & mh) != mh) return 0;
   for (w = wl + 1; w < wh; w++)
     if (bits[w] != ~(uint64_t)0) return 0;
