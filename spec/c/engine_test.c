@@ -896,18 +896,16 @@ static void check_rows(void) {
         open = t != k - 4;
       else
         open = one_in[k] == 0 || (seed >> 16) % one_in[k] != 0;
-      if (open) bm[t >> 6] |= (uint64_t)1 << (t & 63u);
+      astar__set_bit(bm, t, open);
     }
     blocked_before[0] = 0;
     for (t = 0; t < N; t++)
-      blocked_before[t + 1] =
-          blocked_before[t] + !((bm[t >> 6] >> (t & 63u)) & 1u);
+      blocked_before[t + 1] = blocked_before[t] + !astar__bit(bm, t);
     for (lo = 0; lo < N; lo++) {
       if (k < 4) {
         uint64_t v = astar__bits_from(bm, lo);
         for (t = 0; t <= ASTAR__SPAN; t++) {
-          int want = lo + t < N &&
-                     ((bm[(lo + t) >> 6] >> ((lo + t) & 63u)) & 1u);
+          int want = lo + t < N && astar__bit(bm, lo + t);
           if ((int)((v >> t) & 1u) != want) bad_from++;
         }
       }
