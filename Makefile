@@ -40,7 +40,7 @@ all: $(foreach v,$(VERSIONS),build/$(v)/astar/core.so)
 
 build/%/astar/core.so: $(CORE_SRC) $(BIND_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -I$(INC_$*) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC) $(LDFLAGS)
+	$(CC) $(CFLAGS_ALL) -fvisibility=hidden -I$(INC_$*) -Isrc -shared -o $@ $(CORE_SRC) $(BIND_SRC) $(LDFLAGS)
 
 # The core alone, with no Lua headers on the include path: proves it knows
 # nothing of Lua, and gives the C benchmark driver.

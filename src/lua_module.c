@@ -414,8 +414,18 @@ static void set_option_keys(lua_State *L) {
   lua_setfield(L, LUA_REGISTRYINDEX, "astar.option_keys");
 }
 
-int luaopen_astar_core(lua_State *L);
-int luaopen_astar_core(lua_State *L) {
+/* The module's one public symbol: the build hides every other one
+ * (-fvisibility=hidden, Makefile), so calls inside the module are direct
+ * and its own functions may be inlined. */
+#if defined(_WIN32)
+#define ASTAR_EXPORT __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define ASTAR_EXPORT __attribute__((visibility("default")))
+#else
+#define ASTAR_EXPORT
+#endif
+ASTAR_EXPORT int luaopen_astar_core(lua_State *L);
+ASTAR_EXPORT int luaopen_astar_core(lua_State *L) {
   int up, i;
   lg_open_anchor(L); /* before any grid: its finalizer runs after theirs */
   lw_open_anchor(L); /* before any pool: closes those left at lua_close */
