@@ -32,7 +32,7 @@ LUA_5.3 := lua5.3
 LUA_5.4 := lua5.4
 LUA_jit := luajit
 
-CORE_SRC := src/pages.c src/context.c src/zones.c src/links.c src/layer.c src/clearance.c src/units.c src/landmarks.c src/landmarks_query.c src/grid.c src/text.c src/engine.c src/sight.c src/astar_loop.c src/jps.c src/subgoal_levels.c src/subgoal.c src/subgoal_search.c src/ida.c src/bidir.c src/theta.c src/find_path.c src/field.c src/field_follow.c src/overlay.c src/path_check.c src/graph.c src/graph_search.c src/graph_field.c src/state_search.c src/snapshot.c src/workers.c
+CORE_SRC := src/pages.c src/context.c src/zones.c src/links.c src/layer.c src/clearance.c src/units.c src/landmarks.c src/landmarks_query.c src/grid.c src/text.c src/engine.c src/sight.c src/astar_loop.c src/jps.c src/jps_table.c src/subgoal_levels.c src/subgoal.c src/subgoal_search.c src/ida.c src/bidir.c src/theta.c src/find_path.c src/field.c src/field_follow.c src/overlay.c src/path_check.c src/graph.c src/graph_search.c src/graph_field.c src/state_search.c src/snapshot.c src/workers.c
 BIND_SRC := src/lua_module.c src/lua_grid.c src/lua_query.c src/lua_query_options.c src/lua_terrain.c src/lua_zones.c src/lua_sliced.c src/lua_pathfinder.c src/lua_sight.c src/lua_args.c src/lua_field.c src/lua_field_build.c src/lua_field_read.c src/lua_path.c src/lua_graph.c src/lua_graph_query.c src/lua_graph_field.c src/lua_search.c src/lua_links.c src/lua_snapshot.c src/lua_tokens.c src/lua_workers.c src/lua_prepare.c src/lua_landmarks.c
 HDRS     := $(wildcard src/*.h)
 
