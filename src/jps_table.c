@@ -3,7 +3,8 @@
  * tile, a 4-bit entry per direction (jps_scan.h says what each holds),
  * filled from the map's bitmaps when grid:prepare asks for jumps; the
  * search (jps.c) reads it through jump_straight.  The table is kept with
- * the unit class's prepared data (subgoal.c) and dropped by any edit.
+ * the unit class's prepared data (subgoal.c); any edit makes it stale, and
+ * JPS scans the bits until the next prepare.
  */
 #include "astar.h"
 #include "internal.h"

@@ -414,9 +414,11 @@ static void set_option_keys(lua_State *L) {
   lua_setfield(L, LUA_REGISTRYINDEX, "astar.option_keys");
 }
 
-/* The module's one public symbol: the build hides every other one
- * (-fvisibility=hidden, Makefile), so calls inside the module are direct
- * and its own functions may be inlined. */
+/* The module's one public symbol.  The Makefile builds with
+ * -fvisibility=hidden, so no other name leaves the module, calls inside it
+ * are direct and its global functions may be inlined; on Windows, marking
+ * this one for export keeps MinGW from exporting every function (a
+ * LuaRocks build keeps its own flags and exports them all, harmlessly). */
 #if defined(_WIN32)
 #define ASTAR_EXPORT __declspec(dllexport)
 #elif defined(__GNUC__) || defined(__clang__)
