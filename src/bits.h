@@ -1,6 +1,6 @@
 /*
  * Reading a passability bitmap many tiles at a time: the scans of JPS
- * (jps.c) and of the subgoal graph (subgoal.c), the runs of a line of
+ * (jps_scan.h) and of the subgoal graph (subgoal.c), the runs of a line of
  * sight (sight.h) and Theta*'s neighbour block (theta.c).
  *
  * Every bitmap of a grid has astar__bitmap_words(ntiles) words, the last

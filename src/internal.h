@@ -18,6 +18,7 @@
  *                                extra_cost stamped in the context
  *   sight.c                      line of sight, leg costs, smoothing
  *   astar_loop.c, jps.c, ida.c, bidir.c, theta.c   the engines
+ *   jps_table.c                  JPS+'s jump table (built by prepare)
  *   find_path.c                  the front door: checks, capability table,
  *                                dispatch, begin/step
  *   field.c                      fields: distance maps, flee maps, sums

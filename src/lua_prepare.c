@@ -10,7 +10,7 @@
  * default, keeps a class's graph where astar_subgoal_pays says it beats
  * JPS and precomputed straight jumps (JPS+) elsewhere, "always" keeps
  * the graph, "jumps" builds the jumps): subgoal graphs or jump tables
- * (src/subgoal.c, src/jps.c), which find_path then uses on its own while
+ * (src/subgoal.c, src/jps_table.c), which find_path then uses on its own while
  * they are not stale.  "landmarks"
  * (arguments: k [, units]): ALT distance fields (src/landmarks.c, the
  * binding in lua_landmarks.c), which A* reads on its own while they are

@@ -46,8 +46,9 @@ typedef struct astar__subgoals {
   uint32_t nglobal;  /* subgoals left global (the rest contracted) */
   uint32_t ncore;    /* edges between global subgoals (each way) */
   size_t njt;        /* words of jumps */
-  uint32_t *jumps;   /* JPS+ instead of a graph: a word per tile (jps.c's
-                        astar_jumps_build; then no subgoals), or NULL */
+  uint32_t *jumps;   /* JPS+ instead of a graph: a word per tile
+                        (jps_table.c's astar_jumps_build; then no
+                        subgoals), or NULL */
   int probe;         /* short queries try plain JPS first (find_path.c's
                         probe_pays said so at the build) */
 } astar__subgoals;
