@@ -97,8 +97,11 @@ typedef struct {
  * (bits 4d..4d+3).
  * Straight d (N E S W): the steps k from the tile to the first tile in
  * direction d that is blocked or where a jump stops (a forced neighbour:
- * the rule of jump_east / jump_west), for k 1..14; JT_FAR when k >= 15
- * (the query scans the bits from there, 56 tiles a read).  Diagonal d
+ * the rule of jump_east / jump_west), for k 1..13; when k >= 14, JT_LONG
+ * if that tile is a jump point (the query scans the bits for it, 56
+ * tiles a read) and JT_WALL if it is blocked (no jump point on the way:
+ * the query answers NONE without a scan, unless the goal may lie on the
+ * way).  Diagonal d
  * (NE SE SW NW, the rule of run_diagonal): 0 when the step from the tile
  * is not legal; else the steps L to the first tile of the run worth a
  * look (a straight jump along a component of d meets a jump point there,
@@ -106,8 +109,10 @@ typedef struct {
  * the next JT_SKIP steps need no look, read on from there.  The goal is
  * no part of the table: the query stops a run where it crosses the
  * goal's row or column. */
-#define JT_FAR 15u
+#define JT_FAR 15u  /* diagonal entries */
 #define JT_SKIP 14u
+#define JT_LONG 14u /* straight entries */
+#define JT_WALL 15u
 #define SCAN (NONE - 1u)
 
 static inline unsigned jt_get(const uint32_t *jt, uint32_t i, unsigned d) {
@@ -127,17 +132,23 @@ static inline uint32_t jump_table(const planes *P, unsigned d, uint32_t i,
   unsigned v = jt_get(P->jt, ti, d);
   int32_t off;
   uint32_t t, gd;
-  if (v == JT_FAR) return SCAN;
-  off = d == ASTAR_N   ? -(int32_t)P->b.stride
-        : d == ASTAR_S ? (int32_t)P->b.stride
-                       : unit_dx[d];
-  t = (uint32_t)((int32_t)i + (int32_t)v * off);
+  if (v == JT_LONG) return SCAN;
   switch (d) { /* the goal on the way, in i's row (column) */
   case ASTAR_E: gd = P->goal - i; break;
   case ASTAR_W: gd = i - P->goal; break;
   case ASTAR_S: gd = P->goal_t - it; break;
   default: gd = it - P->goal_t; break;
   }
+  if (v == JT_WALL) /* a wall 14 or more steps on, nothing before it: the
+                       scan only when the goal is less than a row (column)
+                       ahead, where it may come first */
+    return gd - 1u < (d == ASTAR_E || d == ASTAR_W ? P->b.stride : P->t.stride)
+               ? SCAN
+               : NONE;
+  off = d == ASTAR_N   ? -(int32_t)P->b.stride
+        : d == ASTAR_S ? (int32_t)P->b.stride
+                       : unit_dx[d];
+  t = (uint32_t)((int32_t)i + (int32_t)v * off);
   if (gd - 1u < v) {
     *steps = gd;
     return P->goal;

@@ -13,12 +13,18 @@
 
 #include <string.h>
 
+/* A straight entry: k steps to the first stop, blocked or not (wall). */
+static uint32_t straight(uint32_t k, int wall) {
+  return k < JT_LONG ? k : wall ? JT_WALL : JT_LONG;
+}
+
 static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
                        uint32_t *jt) {
   const uint64_t *pb = J->passable;
   uint32_t stride = (uint32_t)g->stride, rows = (uint32_t)g->height + 2u;
   uint32_t w = (uint32_t)g->width, x, y, k;
   unsigned d;
+  int wall; /* the first stop is a blocked tile (the border is one) */
   planes P;
   memset(jt, 0, (size_t)w * (uint32_t)g->height * sizeof *jt);
   for (y = 1; y + 1 < rows; y++) {
@@ -26,42 +32,66 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
     /* east: tile j stops a jump when blocked, or when a tile above (below)
        it is open while the one above (below) j - 1 is not */
     k = 1;
+    wall = 1;
     for (x = stride - 1; x-- > 1;) { /* x 0 is the border's */
       uint32_t j = row + x + 1, stop;
       stop = !astar__bit(pb, j) ||
              (astar__bit(pb, j - stride) && !astar__bit(pb, j - stride - 1)) ||
              (astar__bit(pb, j + stride) && !astar__bit(pb, j + stride - 1));
-      k = stop ? 1u : k + 1u;
-      jt_set(jt, (y - 1) * w + x - 1, ASTAR_E, k < JT_FAR ? k : JT_FAR);
+      if (stop) {
+        k = 1;
+        wall = !astar__bit(pb, j);
+      } else {
+        k++;
+      }
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_E, straight(k, wall));
     }
     k = 1;
+    wall = 1;
     for (x = 1; x + 1 < stride; x++) {
       uint32_t j = row + x - 1, stop;
       stop = !astar__bit(pb, j) ||
              (astar__bit(pb, j - stride) && !astar__bit(pb, j - stride + 1)) ||
              (astar__bit(pb, j + stride) && !astar__bit(pb, j + stride + 1));
-      k = stop ? 1u : k + 1u;
-      jt_set(jt, (y - 1) * w + x - 1, ASTAR_W, k < JT_FAR ? k : JT_FAR);
+      if (stop) {
+        k = 1;
+        wall = !astar__bit(pb, j);
+      } else {
+        k++;
+      }
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_W, straight(k, wall));
     }
   }
   for (x = 1; x + 1 < stride; x++) {
     k = 1;
+    wall = 1;
     for (y = rows - 1; y-- > 1;) { /* y 0 is the border's */
       uint32_t j = (y + 1) * stride + x, stop;
       stop = !astar__bit(pb, j) ||
              (astar__bit(pb, j - 1) && !astar__bit(pb, j - 1 - stride)) ||
              (astar__bit(pb, j + 1) && !astar__bit(pb, j + 1 - stride));
-      k = stop ? 1u : k + 1u;
-      jt_set(jt, (y - 1) * w + x - 1, ASTAR_S, k < JT_FAR ? k : JT_FAR);
+      if (stop) {
+        k = 1;
+        wall = !astar__bit(pb, j);
+      } else {
+        k++;
+      }
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_S, straight(k, wall));
     }
     k = 1;
+    wall = 1;
     for (y = 1; y + 1 < rows; y++) {
       uint32_t j = (y - 1) * stride + x, stop;
       stop = !astar__bit(pb, j) ||
              (astar__bit(pb, j - 1) && !astar__bit(pb, j - 1 + stride)) ||
              (astar__bit(pb, j + 1) && !astar__bit(pb, j + 1 + stride));
-      k = stop ? 1u : k + 1u;
-      jt_set(jt, (y - 1) * w + x - 1, ASTAR_N, k < JT_FAR ? k : JT_FAR);
+      if (stop) {
+        k = 1;
+        wall = !astar__bit(pb, j);
+      } else {
+        k++;
+      }
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_N, straight(k, wall));
     }
   }
   /* diagonals, from the straight entries: the goal is tile 0, a border
