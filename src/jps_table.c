@@ -13,9 +13,27 @@
 
 #include <string.h>
 
-/* A straight entry: k steps to the first stop, blocked or not (wall). */
-static uint32_t straight(uint32_t k, int wall) {
-  return k < JT_LONG ? k : wall ? JT_WALL : JT_LONG;
+/* The straight entry of the tile before j, for lines walked back from
+ * their far end: j is one step (`step`, an index offset) on from it, and
+ * `side` the offset across the line.  j stops a jump when blocked, or when
+ * a tile beside it is open while the one beside the tile before j is not.
+ * (k, wall): the steps to the first stop on from j's predecessor, and
+ * whether that stop is blocked; updated for j, then read as the entry. */
+static uint32_t straight(const uint64_t *pb, uint32_t j, int32_t step,
+                         int32_t side, uint32_t *k, int *wall) {
+  int32_t b = (int32_t)j - step; /* the tile before j */
+  int open = astar__bit(pb, j);
+  if (!open ||
+      (astar__bit(pb, (uint32_t)((int32_t)j - side)) &&
+       !astar__bit(pb, (uint32_t)(b - side))) ||
+      (astar__bit(pb, (uint32_t)((int32_t)j + side)) &&
+       !astar__bit(pb, (uint32_t)(b + side)))) {
+    *k = 1;
+    *wall = !open;
+  } else {
+    (*k)++;
+  }
+  return *k < JT_LONG ? *k : *wall ? JT_WALL : JT_LONG;
 }
 
 static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
@@ -29,69 +47,35 @@ static void jumps_fill(const astar_grid *g, const astar__jps_layer *J,
   memset(jt, 0, (size_t)w * (uint32_t)g->height * sizeof *jt);
   for (y = 1; y + 1 < rows; y++) {
     uint32_t row = y * stride;
-    /* east: tile j stops a jump when blocked, or when a tile above (below)
-       it is open while the one above (below) j - 1 is not */
     k = 1;
     wall = 1;
     for (x = stride - 1; x-- > 1;) { /* x 0 is the border's */
-      uint32_t j = row + x + 1, stop;
-      stop = !astar__bit(pb, j) ||
-             (astar__bit(pb, j - stride) && !astar__bit(pb, j - stride - 1)) ||
-             (astar__bit(pb, j + stride) && !astar__bit(pb, j + stride - 1));
-      if (stop) {
-        k = 1;
-        wall = !astar__bit(pb, j);
-      } else {
-        k++;
-      }
-      jt_set(jt, (y - 1) * w + x - 1, ASTAR_E, straight(k, wall));
+      uint32_t j = row + x + 1;
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_E,
+             straight(pb, j, 1, (int32_t)stride, &k, &wall));
     }
     k = 1;
     wall = 1;
     for (x = 1; x + 1 < stride; x++) {
-      uint32_t j = row + x - 1, stop;
-      stop = !astar__bit(pb, j) ||
-             (astar__bit(pb, j - stride) && !astar__bit(pb, j - stride + 1)) ||
-             (astar__bit(pb, j + stride) && !astar__bit(pb, j + stride + 1));
-      if (stop) {
-        k = 1;
-        wall = !astar__bit(pb, j);
-      } else {
-        k++;
-      }
-      jt_set(jt, (y - 1) * w + x - 1, ASTAR_W, straight(k, wall));
+      uint32_t j = row + x - 1;
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_W,
+             straight(pb, j, -1, (int32_t)stride, &k, &wall));
     }
   }
   for (x = 1; x + 1 < stride; x++) {
     k = 1;
     wall = 1;
     for (y = rows - 1; y-- > 1;) { /* y 0 is the border's */
-      uint32_t j = (y + 1) * stride + x, stop;
-      stop = !astar__bit(pb, j) ||
-             (astar__bit(pb, j - 1) && !astar__bit(pb, j - 1 - stride)) ||
-             (astar__bit(pb, j + 1) && !astar__bit(pb, j + 1 - stride));
-      if (stop) {
-        k = 1;
-        wall = !astar__bit(pb, j);
-      } else {
-        k++;
-      }
-      jt_set(jt, (y - 1) * w + x - 1, ASTAR_S, straight(k, wall));
+      uint32_t j = (y + 1) * stride + x;
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_S,
+             straight(pb, j, (int32_t)stride, 1, &k, &wall));
     }
     k = 1;
     wall = 1;
     for (y = 1; y + 1 < rows; y++) {
-      uint32_t j = (y - 1) * stride + x, stop;
-      stop = !astar__bit(pb, j) ||
-             (astar__bit(pb, j - 1) && !astar__bit(pb, j - 1 + stride)) ||
-             (astar__bit(pb, j + 1) && !astar__bit(pb, j + 1 + stride));
-      if (stop) {
-        k = 1;
-        wall = !astar__bit(pb, j);
-      } else {
-        k++;
-      }
-      jt_set(jt, (y - 1) * w + x - 1, ASTAR_N, straight(k, wall));
+      uint32_t j = (y - 1) * stride + x;
+      jt_set(jt, (y - 1) * w + x - 1, ASTAR_N,
+             straight(pb, j, -(int32_t)stride, 1, &k, &wall));
     }
   }
   /* diagonals, from the straight entries: the goal is tile 0, a border
