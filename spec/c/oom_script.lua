@@ -461,6 +461,28 @@ part("fields and landmarks", function()
   u:find_path(1, 1, 16, 16, { algorithm = "astar" })
 end)
 
+part("prepared maps: subgoal graphs and jump tables", function()
+  -- rooms with doors: subgoals to contract (witness searches, shortcuts,
+  -- the contraction's priority queue), queries over the graph, then a
+  -- jump table after an edit
+  local g = track(astar.new(40, 40))
+  for x = 1, 40 do
+    if x % 10 ~= 5 then
+      g:set_cost(x, 13, false)
+      g:set_cost(x, 27, false)
+    end
+  end
+  for y = 1, 40 do
+    if y % 10 ~= 5 then g:set_cost(20, y, false) end
+  end
+  g:prepare("subgoal", nil, "always")
+  g:find_path(1, 1, 40, 40)
+  g:find_path(1, 1, 40, 40, { path = "corners" })
+  g:set_cost(2, 2, false)
+  g:prepare("subgoal", nil, "jumps")
+  g:find_path(1, 1, 40, 40)
+end)
+
 part("wrong types", function()
   must_raise("grid expected", base.find_path, {}, 1, 1, 2, 2)
   must_raise("sx out of range", base.find_path, base, 0, 1, 2, 2)
