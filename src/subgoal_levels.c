@@ -17,12 +17,15 @@
  * work cap reached) and comes down only into what the goal's subgoals
  * climb to, so it expands mostly global subgoals.
  *
- * The order is a sweep over the subgoals repeated in passes (see
- * contract_passes): a subgoal leaves in a pass when it has at most that
- * pass's neighbours and its shortcuts do not outnumber the edges it
- * takes away by more than the pass allows (the edge difference of
- * contraction hierarchies), so the cheap subgoals go first and the last
- * levels stay sparse.
+ * The order, on sparse graphs (rooms, mazes: at most QUEUE_MAXDEG edges
+ * per subgoal), comes from a priority queue, as in contraction
+ * hierarchies (contract_by_priority, priority): subgoals whose
+ * contraction adds few shortcuts for the edges it takes away leave
+ * first, and the count and depth of a subgoal's neighbours that have
+ * left already keep the levels even over the map, so a query climbs
+ * fewer of them.  Denser graphs (caves) are swept in passes of rising
+ * degree (contract_by_sweeps): there the queue's extra witness searches
+ * would double the build for about 15% fewer expansions.
  */
 #include "astar.h"
 #include "internal.h"
@@ -56,6 +59,9 @@ typedef struct {
   uint32_t *nb; /* the current subgoal's neighbours, then pairs to join */
   size_t nb_cap;
   uint64_t work; /* edges the witness searches may still look at */
+  unsigned settle; /* subgoals a witness search settles, at most */
+  uint8_t *gone;   /* per subgoal: contracted */
+  uint32_t *tmark; /* per subgoal: gen when a witness search's target */
 } contractor;
 
 #ifndef WITNESS_SETTLE
@@ -81,7 +87,7 @@ static inline uint32_t w_add(uint32_t a, uint32_t b) {
 static uint32_t live(contractor *C, uint32_t a, uint32_t *link) {
   uint32_t c;
   if (C->cells == NULL) return NONE; /* no cell yet */
-  while ((c = *link) != NONE && C->s->at[C->cells[c].to].level != NONE) {
+  while ((c = *link) != NONE && C->gone[C->cells[c].to]) {
     *link = C->cells[c].next;
     C->cells[c].next = C->rhead[a];
     C->rhead[a] = c;
@@ -182,25 +188,24 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
   int st;
   if (++C->gen == 0) {
     memset(C->seen, 0, (size_t)C->s->nsub * sizeof(uint32_t));
+    memset(C->tmark, 0, (size_t)C->s->nsub * sizeof(uint32_t));
     C->gen = 1;
   }
   C->nheap = 0;
+  for (settled = 0; settled < ntgt; settled++) C->tmark[tgt[settled]] = C->gen;
+  settled = 0;
   C->seen[p] = C->gen;
   C->dist[p] = 0.0;
   if ((st = wpush(C, 0.0, p)) != ASTAR_OK) return st;
-  while (C->nheap > 0 && settled < WITNESS_SETTLE) {
+  while (C->nheap > 0 && settled < C->settle) {
     wentry e = wpop(C);
     uint32_t c, *link;
     if (e.d > C->dist[e.v]) continue;
     if (e.d > bound) break;
     settled++;
-    {
-      uint32_t k;
-      for (k = 0; k < ntgt; k++)
-        if (tgt[k] == e.v) {
-          if (--ntgt == 0) return ASTAR_OK; /* all settled */
-          break;
-        }
+    if (C->tmark[e.v] == C->gen) {
+      C->tmark[e.v] = 0;
+      if (--ntgt == 0) return ASTAR_OK; /* all settled */
     }
     link = &C->head[e.v];
     for (; (c = live(C, e.v, link)) != NONE; link = &C->cells[c].next) {
@@ -220,23 +225,25 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
   return ASTAR_OK;
 }
 
-/* Contracts subgoal v when it has at most maxdeg remaining neighbours
- * and needs at most maxadd more shortcuts than it has neighbours (the
- * pairs not kept at their distance by a witness); *done says whether it
- * did. */
-static int contract_one(contractor *C, uint32_t v, uint32_t maxdeg,
-                        uint32_t maxadd, uint32_t order, int *done) {
+/* The shortcuts subgoal v's contraction needs: its remaining
+ * neighbours into nb[0..*nn) (with their edges' steps after them), the
+ * pairs not kept at their distance by a witness into pairs (p, q, w
+ * each), *npairs of them.  *ok: SIM_OK, or SIM_WIDE (more than maxdeg
+ * neighbours: nothing searched), or SIM_LONG (a shortcut would be too
+ * long to record: v stays). */
+enum { SIM_OK, SIM_WIDE, SIM_LONG };
+static int simulate(contractor *C, uint32_t v, uint32_t maxdeg,
+                    uint32_t *nn, uint32_t *npairs_out, int *ok) {
   uint32_t n = 0, npairs = 0, c, i, j, *link = &C->head[v];
   uint32_t *wv = C->nb + maxdeg; /* the edge v - nb[i] */
   uint32_t *pairs = wv + maxdeg; /* p, q, w per shortcut */
   int st;
-  *done = 0;
+  *ok = SIM_WIDE;
   for (; (c = live(C, v, link)) != NONE; link = &C->cells[c].next) {
-    if (n == maxdeg) return ASTAR_OK; /* maybe in a later pass */
+    if (n == maxdeg) return ASTAR_OK;
     C->nb[n] = C->cells[c].to;
     wv[n++] = C->cells[c].w;
   }
-  C->s->at[v].down = 1; /* tried: not again until a neighbour goes */
   for (i = 0; i + 1 < n; i++) {
     uint32_t p = C->nb[i];
     double bound = 0.0, eps;
@@ -260,30 +267,68 @@ static int contract_one(contractor *C, uint32_t v, uint32_t maxdeg,
         searched = 1;
       }
       if (C->seen[q] == C->gen && C->dist[q] <= via + eps) continue;
-      if (w == NONE) return ASTAR_OK; /* too long to record: v stays */
+      if (w == NONE) { /* too long to record: v stays */
+        *ok = SIM_LONG;
+        return ASTAR_OK;
+      }
       pairs[(size_t)3 * npairs] = p;
       pairs[(size_t)3 * npairs + 1] = q;
       pairs[(size_t)3 * npairs + 2] = w;
       npairs++;
     }
   }
-  if (npairs > n + maxadd) { /* too many shortcuts: maybe in a later pass */
-    C->s->at[v].down = 0;
-    return ASTAR_OK;
-  }
+  *nn = n;
+  *npairs_out = npairs;
+  *ok = SIM_OK;
+  return ASTAR_OK;
+}
+
+/* Contracts v with the shortcuts simulate just found for it. */
+static int commit(contractor *C, uint32_t v, uint32_t maxdeg,
+                  uint32_t npairs, uint32_t order) {
+  const uint32_t *pairs = C->nb + 2 * (size_t)maxdeg;
+  uint32_t i;
+  int st;
   C->s->at[v].level = order;
-  for (i = 0; i < n; i++) C->s->at[C->nb[i]].down = 0; /* try again */
+  C->gone[v] = 1;
   for (i = 0; i < npairs; i++)
     if ((st = add_edge(C, pairs[(size_t)3 * i], pairs[(size_t)3 * i + 1],
                        pairs[(size_t)3 * i + 2], v)) != ASTAR_OK)
       return st;
-  *done = 1;
   return ASTAR_OK;
 }
 
+/* A subgoal with more neighbours than this stays (until some leave). */
 #define CONTRACT_MAXDEG 16u
-/* The passes: most neighbours, most shortcuts past the edges taken away.
-   Rising degrees with no added edge first, then a few, then any
+#ifndef CONTRACT_SKIPDEG
+#define CONTRACT_SKIPDEG 11u
+#endif
+/* witness edges looked at, at most, per tile of the map (the bound on
+   preprocessing time where little contracts; the queue's first
+   estimates come on top, bounded per subgoal) */
+#ifndef CONTRACT_WORK
+#define CONTRACT_WORK 24u
+#endif
+/* The queue orders plain graphs of at most this many edges per subgoal;
+   denser ones are swept (the queue's searches would cost about twice
+   theirs: see docs/speed.md, session 21) */
+#ifndef QUEUE_MAXDEG
+#define QUEUE_MAXDEG 6u
+#endif
+/* The first estimate of every subgoal's priority settles this many
+   subgoals per witness search (the estimate is corrected when the
+   subgoal comes off the queue, with WITNESS_SETTLE) */
+#ifndef FIRST_SETTLE
+#define FIRST_SETTLE 16u
+#endif
+/* A subgoal whose corrected priority is at most this much above the
+   queue's least still leaves */
+#ifndef PRIORITY_SLACK
+#define PRIORITY_SLACK 2
+#endif
+
+/* The sweeps: most neighbours, most shortcuts past the edges taken
+   away.  Rising degrees with no added edge first, then a few, then any
    (session 10: against session 6's {4, 8, 16} passes with any number of
    shortcuts, brc202d leaves no global subgoal instead of 94, 24,038
    edges instead of 28,354, 68 expansions per query instead of 110). */
@@ -291,14 +336,162 @@ static const struct {
   uint8_t maxdeg, maxadd;
 } contract_passes[] = {{1, 0},  {2, 0},  {3, 0},  {4, 0},  {6, 0},
                        {8, 0},  {12, 0}, {16, 0}, {16, 2}, {16, 255}};
-#ifndef CONTRACT_SKIPDEG
-#define CONTRACT_SKIPDEG 11u
-#endif
-/* witness edges looked at, at most, per tile of the map (the bound on
-   preprocessing time where little contracts) */
-#ifndef CONTRACT_WORK
-#define CONTRACT_WORK 24u
-#endif
+
+/* The order of dense graphs: each pass sweeps the subgoals by index, and
+ * one leaves when it has at most the pass's neighbours and needs at most
+ * the pass's shortcuts more than it has neighbours.  A subgoal's `down`
+ * says it was tried and nothing around it has changed since. */
+static int contract_by_sweeps(contractor *C, uint32_t *order) {
+  astar__subgoals *s = C->s;
+  uint32_t k, n = s->nsub, i;
+  unsigned pass;
+  int st = ASTAR_OK;
+  C->settle = WITNESS_SETTLE;
+  for (pass = 0; pass < sizeof contract_passes / sizeof contract_passes[0];
+       pass++)
+    for (k = 0; k < n; k++) {
+      uint32_t maxdeg = contract_passes[pass].maxdeg, nn, np;
+      int ok;
+      if (s->at[k].level != NONE || s->at[k].down) continue;
+      if (C->work == 0) return ASTAR_OK; /* the rest stay global */
+      if ((st = simulate(C, k, maxdeg, &nn, &np, &ok)) != ASTAR_OK) return st;
+      if (ok == SIM_WIDE) continue; /* maybe in a later pass */
+      s->at[k].down = 1;              /* tried */
+      if (ok == SIM_LONG) continue;
+      if (np > nn + contract_passes[pass].maxadd) {
+        s->at[k].down = 0; /* maybe in a later pass */
+        continue;
+      }
+      for (i = 0; i < nn; i++) s->at[C->nb[i]].down = 0; /* try again */
+      if ((st = commit(C, k, maxdeg, np, (*order)++)) != ASTAR_OK) return st;
+    }
+  return ASTAR_OK;
+}
+
+/* A subgoal's priority (lower leaves first): twice its edge difference
+   (shortcuts it needs minus edges it takes away), plus how many of its
+   neighbours have left, plus its depth (one more than the deepest
+   neighbour that left before it). */
+static int32_t priority(uint32_t npairs, uint32_t nn, uint32_t left,
+                        uint32_t depth) {
+  return 2 * ((int32_t)npairs - (int32_t)nn) + (int32_t)left + (int32_t)depth;
+}
+
+typedef struct {
+  int32_t key;
+  uint32_t v;
+} pentry;
+
+/* a before b: the lower key, then the lower index (so a build never
+   depends on anything but the map) */
+static int before(pentry a, pentry b) {
+  return a.key < b.key || (a.key == b.key && a.v < b.v);
+}
+
+static void ppush(pentry *h, size_t *n, pentry e) {
+  size_t i = (*n)++;
+  while (i > 0 && before(e, h[(i - 1) / 2])) {
+    h[i] = h[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h[i] = e;
+}
+
+static pentry ppop(pentry *h, size_t *n) {
+  pentry top = h[0], last = h[--*n];
+  size_t i = 0, m = *n;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= m) break;
+    if (c + 1 < m && before(h[c + 1], h[c])) c++;
+    if (!before(h[c], last)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  if (m > 0) h[i] = last;
+  return top;
+}
+
+/* The contraction order, as in contraction hierarchies: every subgoal
+ * on a queue by priority (a first estimate each), then, lazily, the
+ * least comes off, its priority is measured again, and it leaves unless
+ * that put it past the next one (by more than PRIORITY_SLACK; then it
+ * goes back on).  A subgoal with too many neighbours (or a shortcut too
+ * long) drops off the queue and comes back when a neighbour leaves, its
+ * edge difference taken as 0 until it comes off again.  *order counts
+ * the subgoals that left; the work cap stops it early (the rest stay
+ * global). */
+static int contract_by_priority(contractor *C, uint32_t *order) {
+  astar_grid *g = C->g;
+  uint32_t n = C->s->nsub, v;
+  pentry *h = astar__alloc(g, n, sizeof(pentry));
+  uint32_t *left = astar__alloc(g, n, sizeof(uint32_t));
+  uint32_t *depth = astar__alloc(g, n, sizeof(uint32_t));
+  uint8_t *queued = astar__alloc(g, n, 1);
+  size_t nh = 0;
+  uint64_t work;
+  int st = ASTAR_OK;
+  if (h == NULL || left == NULL || depth == NULL || queued == NULL) {
+    st = ASTAR_ENOMEM;
+    goto done;
+  }
+  memset(left, 0, (size_t)n * sizeof(uint32_t));
+  memset(depth, 0, (size_t)n * sizeof(uint32_t));
+  memset(queued, 0, n);
+  C->settle = FIRST_SETTLE;
+  work = C->work;
+  for (v = 0; v < n && st == ASTAR_OK; v++) {
+    uint32_t nn, np;
+    int ok;
+    st = simulate(C, v, CONTRACT_MAXDEG, &nn, &np, &ok);
+    if (st == ASTAR_OK && ok == SIM_OK) {
+      pentry e;
+      e.key = priority(np, nn, left[v], depth[v]);
+      e.v = v;
+      ppush(h, &nh, e);
+      queued[v] = 1;
+    }
+  }
+  C->work = work; /* the first estimates are bounded per subgoal */
+  C->settle = WITNESS_SETTLE;
+  while (nh > 0 && st == ASTAR_OK && C->work > 0) {
+    pentry e = ppop(h, &nh);
+    uint32_t nn, np, i;
+    int ok;
+    v = e.v;
+    queued[v] = 0;
+    if ((st = simulate(C, v, CONTRACT_MAXDEG, &nn, &np, &ok)) != ASTAR_OK)
+      break;
+    if (ok != SIM_OK) continue; /* back on when a neighbour leaves */
+    e.key = priority(np, nn, left[v], depth[v]) - PRIORITY_SLACK;
+    if (nh > 0 && before(h[0], e)) { /* the next one first */
+      e.key += PRIORITY_SLACK;
+      ppush(h, &nh, e);
+      queued[v] = 1;
+      continue;
+    }
+    if ((st = commit(C, v, CONTRACT_MAXDEG, np, (*order)++)) != ASTAR_OK)
+      break;
+    for (i = 0; i < nn; i++) { /* its neighbours: one more has left */
+      uint32_t u = C->nb[i];
+      left[u]++;
+      if (depth[u] < depth[v] + 1) depth[u] = depth[v] + 1;
+      if (!queued[u]) {
+        pentry f;
+        f.key = priority(0, 0, left[u], depth[u]);
+        f.v = u;
+        ppush(h, &nh, f);
+        queued[u] = 1;
+      }
+    }
+  }
+done:
+  astar__free(g, h, n, sizeof(pentry));
+  astar__free(g, left, n, sizeof(uint32_t));
+  astar__free(g, depth, n, sizeof(uint32_t));
+  astar__free(g, queued, n, 1);
+  return st;
+}
 
 static void contractor_free(contractor *C) {
   astar_grid *g = C->g;
@@ -310,6 +503,8 @@ static void contractor_free(contractor *C) {
   astar__free(g, C->dist, n, sizeof(double));
   astar__free(g, C->heap, C->heap_cap, sizeof(wentry));
   astar__free(g, C->nb, C->nb_cap, sizeof(uint32_t));
+  astar__free(g, C->gone, n, 1);
+  astar__free(g, C->tmark, n, sizeof(uint32_t));
 }
 
 /* the steps of a straight-then-diagonal way from subgoal a to b */
@@ -351,7 +546,6 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   struct astar__sg_edge *ex;
   size_t cap;
   int st = ASTAR_OK;
-  unsigned pass;
   for (k = 0; k < n; k++) {
     s->at[k].level = NONE;
     s->at[k].down = 0;
@@ -377,32 +571,28 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   C.seen = astar__alloc(g, n, sizeof(uint32_t));
   C.dist = astar__alloc(g, n, sizeof(double));
   C.nb = astar__alloc(g, C.nb_cap, sizeof(uint32_t));
+  C.gone = astar__alloc(g, n, 1);
+  C.tmark = astar__alloc(g, n, sizeof(uint32_t));
   C.cells_cap = (size_t)s->nedges * 2u + 16u; /* each edge both ways */
   C.cells = astar__alloc(g, C.cells_cap, sizeof(cell));
   if (C.cells == NULL) C.cells_cap = 0;
   if (C.cells == NULL || C.head == NULL || C.rhead == NULL || C.seen == NULL || C.dist == NULL ||
-      C.nb == NULL) {
+      C.nb == NULL || C.gone == NULL || C.tmark == NULL) {
     contractor_free(&C);
     return ASTAR_ENOMEM;
   }
   memset(C.head, 0xff, (size_t)n * sizeof(uint32_t));
   memset(C.rhead, 0xff, (size_t)n * sizeof(uint32_t));
   memset(C.seen, 0, (size_t)n * sizeof(uint32_t));
+  memset(C.tmark, 0, (size_t)n * sizeof(uint32_t));
+  memset(C.gone, 0, n);
   for (k = 0; k < n && st == ASTAR_OK; k++)
     for (e = s->first[k]; e < s->first[k + 1] && st == ASTAR_OK; e++)
       st = add_edge(&C, k, s->adj[e], octile_w(s, k, s->adj[e]), NONE);
-  for (pass = 0;
-       pass < sizeof contract_passes / sizeof contract_passes[0] &&
-       st == ASTAR_OK;
-       pass++)
-    for (k = 0; k < n && st == ASTAR_OK; k++) {
-      int done;
-      if (s->at[k].level != NONE || s->at[k].down) continue;
-      if (C.work == 0) break; /* the rest stay global */
-      st = contract_one(&C, k, contract_passes[pass].maxdeg,
-                        contract_passes[pass].maxadd, order, &done);
-      if (done) order++;
-    }
+  if (st == ASTAR_OK)
+    st = (uint64_t)s->nedges > QUEUE_MAXDEG * (uint64_t)n
+             ? contract_by_sweeps(&C, &order)
+             : contract_by_priority(&C, &order);
   if (st != ASTAR_OK) {
     contractor_free(&C);
     return st;
