@@ -28,6 +28,7 @@
  * would double the build for about 15% fewer expansions.
  */
 #include "astar.h"
+#include "heap.h"
 #include "internal.h"
 #include "subgoal.h"
 
@@ -377,39 +378,22 @@ static int32_t priority(uint32_t npairs, uint32_t nn, uint32_t left,
   return 2 * ((int32_t)npairs - (int32_t)nn) + (int32_t)left + (int32_t)depth;
 }
 
-typedef struct {
-  int32_t key;
-  uint32_t v;
-} pentry;
-
-/* a before b: the lower key, then the lower index (so a build never
-   depends on anything but the map) */
-static int before(pentry a, pentry b) {
-  return a.key < b.key || (a.key == b.key && a.v < b.v);
+/* A queue entry's key for heap.h's open list: the priority, then the
+   index (so a build depends on nothing but the map; keys never tie). */
+static uint64_t queue_key(int32_t prio, uint32_t v) {
+  return (uint64_t)((uint32_t)prio ^ 0x80000000u) << 32 | v;
 }
 
-static void ppush(pentry *h, size_t *n, pentry e) {
-  size_t i = (*n)++;
-  while (i > 0 && before(e, h[(i - 1) / 2])) {
-    h[i] = h[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  h[i] = e;
-}
-
-static pentry ppop(pentry *h, size_t *n) {
-  pentry top = h[0], last = h[--*n];
-  size_t i = 0, m = *n;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= m) break;
-    if (c + 1 < m && before(h[c + 1], h[c])) c++;
-    if (!before(h[c], last)) break;
-    h[i] = h[c];
-    i = c;
-  }
-  if (m > 0) h[i] = last;
-  return top;
+/* Puts v on the queue h (nh entries, positions in pos) with priority
+   prio. */
+static void enqueue(astar_heap_entry *h, uint32_t *pos, size_t *nh,
+                    int32_t prio, uint32_t v) {
+  astar_heap_entry e;
+  e.key = queue_key(prio, v);
+  e.g = 0.0;
+  e.node = v;
+  e.aux = 0;
+  astar__heap_up(h, pos, (*nh)++, e, 0);
 }
 
 /* The contraction order, as in contraction hierarchies: every subgoal
@@ -424,14 +408,16 @@ static pentry ppop(pentry *h, size_t *n) {
 static int contract_by_priority(contractor *C, uint32_t *order) {
   astar_grid *g = C->g;
   uint32_t n = C->s->nsub, v;
-  pentry *h = astar__alloc(g, n, sizeof(pentry));
+  astar_heap_entry *h = astar__alloc(g, n, sizeof(astar_heap_entry));
+  uint32_t *pos = astar__alloc(g, n, sizeof(uint32_t));
   uint32_t *left = astar__alloc(g, n, sizeof(uint32_t));
   uint32_t *depth = astar__alloc(g, n, sizeof(uint32_t));
   uint8_t *queued = astar__alloc(g, n, 1);
   size_t nh = 0;
   uint64_t work;
   int st = ASTAR_OK;
-  if (h == NULL || left == NULL || depth == NULL || queued == NULL) {
+  if (h == NULL || pos == NULL || left == NULL || depth == NULL ||
+      queued == NULL) {
     st = ASTAR_ENOMEM;
     goto done;
   }
@@ -445,28 +431,26 @@ static int contract_by_priority(contractor *C, uint32_t *order) {
     int ok;
     st = simulate(C, v, CONTRACT_MAXDEG, &nn, &np, &ok);
     if (st == ASTAR_OK && ok == SIM_OK) {
-      pentry e;
-      e.key = priority(np, nn, left[v], depth[v]);
-      e.v = v;
-      ppush(h, &nh, e);
+      enqueue(h, pos, &nh, priority(np, nn, left[v], depth[v]), v);
       queued[v] = 1;
     }
   }
   C->work = work; /* the first estimates are bounded per subgoal */
   C->settle = WITNESS_SETTLE;
   while (nh > 0 && st == ASTAR_OK && C->work > 0) {
-    pentry e = ppop(h, &nh);
     uint32_t nn, np, i;
+    int32_t prio;
     int ok;
-    v = e.v;
+    v = h[0].node;
+    if (nh > 1) astar__heap_pop(h, pos, nh, 0);
+    nh--;
     queued[v] = 0;
     if ((st = simulate(C, v, CONTRACT_MAXDEG, &nn, &np, &ok)) != ASTAR_OK)
       break;
     if (ok != SIM_OK) continue; /* back on when a neighbour leaves */
-    e.key = priority(np, nn, left[v], depth[v]) - PRIORITY_SLACK;
-    if (nh > 0 && before(h[0], e)) { /* the next one first */
-      e.key += PRIORITY_SLACK;
-      ppush(h, &nh, e);
+    prio = priority(np, nn, left[v], depth[v]);
+    if (nh > 0 && h[0].key < queue_key(prio - PRIORITY_SLACK, v)) {
+      enqueue(h, pos, &nh, prio, v); /* the next one first */
       queued[v] = 1;
       continue;
     }
@@ -477,16 +461,14 @@ static int contract_by_priority(contractor *C, uint32_t *order) {
       left[u]++;
       if (depth[u] < depth[v] + 1) depth[u] = depth[v] + 1;
       if (!queued[u]) {
-        pentry f;
-        f.key = priority(0, 0, left[u], depth[u]);
-        f.v = u;
-        ppush(h, &nh, f);
+        enqueue(h, pos, &nh, priority(0, 0, left[u], depth[u]), u);
         queued[u] = 1;
       }
     }
   }
 done:
-  astar__free(g, h, n, sizeof(pentry));
+  astar__free(g, h, n, sizeof(astar_heap_entry));
+  astar__free(g, pos, n, sizeof(uint32_t));
   astar__free(g, left, n, sizeof(uint32_t));
   astar__free(g, depth, n, sizeof(uint32_t));
   astar__free(g, queued, n, 1);
