@@ -186,6 +186,7 @@ static wentry wpop(contractor *C) {
 static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
                    const uint32_t *tgt, uint32_t ntgt) {
   unsigned settled = 0;
+  uint32_t k;
   int st;
   if (++C->gen == 0) {
     memset(C->seen, 0, (size_t)C->s->nsub * sizeof(uint32_t));
@@ -193,8 +194,7 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
     C->gen = 1;
   }
   C->nheap = 0;
-  for (settled = 0; settled < ntgt; settled++) C->tmark[tgt[settled]] = C->gen;
-  settled = 0;
+  for (k = 0; k < ntgt; k++) C->tmark[tgt[k]] = C->gen;
   C->seen[p] = C->gen;
   C->dist[p] = 0.0;
   if ((st = wpush(C, 0.0, p)) != ASTAR_OK) return st;
