@@ -181,6 +181,21 @@ describe("find_path's out table", function()
     assert.are.same({ 3, 3 }, out)
   end)
 
+  it("has its old tail cleared through its length, then to the first nil",
+     function()
+    local g = astar.new(5, 5, { diagonals = "never" })
+    -- a border of the table at 60, a hole at 61, then more
+    local out = {}
+    for i = 1, 60 do out[i] = "old" end
+    out[62], out[63] = "past", "the hole"
+    local path = g:find_path(1, 1, 3, 1, nil, out)
+    assert.is_true(rawequal(out, path))
+    for i = 1, 6 do assert.are.equal(({ 1, 1, 2, 1, 3, 1 })[i], out[i]) end
+    for i = 7, 61 do assert.is_nil(out[i], "out[" .. i .. "]") end
+    -- (62 and 63 go too when the table's length is a border past the
+    -- hole, as Lua may answer for such a table: its # is any border)
+  end)
+
   it("gives the same path as a fresh table", function()
     local g = astar.from_string(".....\n.###.\n...#.\n.#...")
     local out = { 9, 9, 9 }

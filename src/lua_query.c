@@ -216,6 +216,15 @@ static lua_Integer push_xy(lua_State *L, int t, lua_Integer n, int32_t x,
 }
 
 void lq_clear_from(lua_State *L, int t, lua_Integer n) {
+  /* t[1..n] are set: the length is a border at or past n, and t[n + 1] to
+     it are cleared without reading them first (one call each, not three);
+     then on up to the first nil, as before, for a table with holes */
+  lua_Integer end = (lua_Integer)compat_rawlen(L, t);
+  if (end > INT_MAX) end = INT_MAX;
+  while (n < end) {
+    lua_pushnil(L);
+    lua_rawseti(L, t, (int)++n);
+  }
   while (n < INT_MAX) {
     lua_rawgeti(L, t, (int)++n);
     if (lua_isnil(L, -1)) break;
