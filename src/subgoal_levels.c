@@ -37,9 +37,20 @@
 #define NONE UINT32_MAX
 
 typedef struct {
-  uint32_t to, next, w; /* w: the edge's steps, ASTAR__SG_W */
-  uint32_t via;         /* the subgoal a shortcut goes through, or NONE */
+  double cost;    /* w's length, for the witness searches */
+  uint32_t to, w; /* w: the edge's steps, ASTAR__SG_W */
+  uint32_t via;   /* the subgoal a shortcut goes through, or NONE */
 } cell;
+
+/* A subgoal's cells, one flat block of the pool (a witness search walks
+ * an array, not a list): cells[at .. at + nlive) in the order added
+ * (walked newest first), some of them maybe to subgoals that have left
+ * since; cells[at + cap - nret .. at + cap) those found to lead to
+ * contracted subgoals, moved there as found (the last found first).  A
+ * full block moves to the pool's end, twice as large. */
+typedef struct {
+  uint32_t at, cap, nlive, nret;
+} cellset;
 
 typedef struct {
   double d;
@@ -50,10 +61,13 @@ typedef struct {
   astar_grid *g;
   astar__subgoals *s;
   double card, diag;
-  cell *cells;
+  cell *cells;     /* the pool of every subgoal's block */
   size_t ncells, cells_cap;
-  uint32_t *head, *seen, gen;
-  uint32_t *rhead; /* cells to contracted subgoals, moved off head's */
+  size_t nmade;    /* cells added (each edge twice) */
+  cellset *set;    /* per subgoal: its block */
+  cell *tmp;       /* cells on their way to a retired part */
+  size_t tmp_cap;
+  uint32_t *seen, gen;
   double *dist;
   wentry *heap;
   size_t nheap, heap_cap;
@@ -82,44 +96,82 @@ static inline uint32_t w_add(uint32_t a, uint32_t b) {
   return ASTAR__SG_W(s, d);
 }
 
-/* The cell at *link, or the first after it, that leads to a subgoal still
- * in the graph (NONE: none); those to contracted ones move to a's retired
- * list on the way. */
-static uint32_t live(contractor *C, uint32_t a, uint32_t *link) {
-  uint32_t c;
-  if (C->cells == NULL) return NONE; /* no cell yet */
-  while ((c = *link) != NONE && C->gone[C->cells[c].to]) {
-    *link = C->cells[c].next;
-    C->cells[c].next = C->rhead[a];
-    C->rhead[a] = c;
+/* Walks a's cells newest first and moves those to contracted subgoals
+ * into its retired part, stopping short of the live one past maxlive
+ * (the rest stay as they are). */
+static int retire(contractor *C, uint32_t a, uint32_t maxlive) {
+  cellset *S = &C->set[a];
+  cell *b;
+  uint32_t i = S->nlive, nlive = 0, ngone = 0, k, w;
+  void *p = C->tmp;
+  int st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->tmp_cap,
+                       S->nlive, sizeof(cell), 16);
+  if (st != ASTAR_OK) return st;
+  C->tmp = p;
+  b = C->cells + S->at;
+  for (; i > 0; i--) {
+    if (!C->gone[b[i - 1].to]) {
+      if (nlive == maxlive) break;
+      nlive++;
+    } else {
+      C->tmp[ngone++] = b[i - 1];
+    }
   }
-  return c;
+  if (ngone == 0) return ASTAR_OK;
+  for (k = w = i; k < S->nlive; k++)
+    if (!C->gone[b[k].to]) b[w++] = b[k];
+  S->nlive = w;
+  for (k = 0; k < ngone; k++) b[S->cap - ++S->nret] = C->tmp[k];
+  return ASTAR_OK;
 }
 
-/* a's cell to b among the live ones, or NONE */
+/* a's cell (in the pool) to b, or NONE */
 static uint32_t cell_to(const contractor *C, uint32_t a, uint32_t b) {
-  uint32_t c;
-  if (C->cells == NULL) return NONE; /* no cell yet */
-  for (c = C->head[a]; c != NONE; c = C->cells[c].next)
-    if (C->cells[c].to == b) return c;
+  const cellset *S = &C->set[a];
+  const cell *c = C->cells + S->at;
+  uint32_t i;
+  for (i = S->nlive; i-- > 0;)
+    if (c[i].to == b) return S->at + i;
   return NONE;
+}
+
+/* Room for one more cell in a's block (moved to the pool's end, twice as
+ * large, when full). */
+static int reserve(contractor *C, uint32_t a) {
+  cellset *S = &C->set[a];
+  uint32_t cap;
+  void *p;
+  int st;
+  if (S->nlive + S->nret < S->cap) return ASTAR_OK;
+  cap = S->cap < 4 ? 8 : 2 * S->cap;
+  if (C->ncells + cap >= NONE) return ASTAR_ENOMEM;
+  p = C->cells;
+  st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->cells_cap,
+                   C->ncells + cap, sizeof(cell), 1024);
+  if (st != ASTAR_OK) return st;
+  C->cells = p;
+  if (S->nlive)
+    memcpy(C->cells + C->ncells, C->cells + S->at, S->nlive * sizeof(cell));
+  if (S->nret)
+    memcpy(C->cells + C->ncells + cap - S->nret,
+           C->cells + S->at + S->cap - S->nret, S->nret * sizeof(cell));
+  S->at = (uint32_t)C->ncells;
+  S->cap = cap;
+  C->ncells += cap;
+  return ASTAR_OK;
 }
 
 static int add_cell(contractor *C, uint32_t a, uint32_t b, uint32_t w,
                     uint32_t via) {
-  if (C->ncells == C->cells_cap) {
-    void *p = C->cells;
-    int st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->cells_cap,
-                         C->ncells + 1, sizeof(cell), 1024);
-    if (st != ASTAR_OK) return st;
-    C->cells = p;
-  }
-  if (C->ncells >= NONE || C->cells == NULL) return ASTAR_ENOMEM;
-  C->cells[C->ncells].to = b;
-  C->cells[C->ncells].w = w;
-  C->cells[C->ncells].via = via;
-  C->cells[C->ncells].next = C->head[a];
-  C->head[a] = (uint32_t)C->ncells++;
+  cell *c;
+  int st;
+  if ((st = reserve(C, a)) != ASTAR_OK) return st;
+  c = C->cells + C->set[a].at + C->set[a].nlive++;
+  c->cost = w_cost(C, w);
+  c->to = b;
+  c->w = w;
+  c->via = via;
+  C->nmade++;
   return ASTAR_OK;
 }
 
@@ -131,13 +183,16 @@ static int add_edge(contractor *C, uint32_t a, uint32_t b, uint32_t w,
   int st;
   if (a == b) return ASTAR_OK;
   ca = cell_to(C, a, b);
-  if (ca != NONE && C->cells != NULL) {
-    if (w_cost(C, w) < w_cost(C, C->cells[ca].w)) {
+  if (ca != NONE) {
+    double cost = w_cost(C, w);
+    if (cost < C->cells[ca].cost) {
       C->cells[ca].w = w;
       C->cells[ca].via = via;
+      C->cells[ca].cost = cost;
       if ((cb = cell_to(C, b, a)) != NONE) {
         C->cells[cb].w = w;
         C->cells[cb].via = via;
+        C->cells[cb].cost = cost;
       }
     }
     return ASTAR_OK;
@@ -200,7 +255,9 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
   if ((st = wpush(C, 0.0, p)) != ASTAR_OK) return st;
   while (C->nheap > 0 && settled < C->settle) {
     wentry e = wpop(C);
-    uint32_t c, *link;
+    const cell *b;
+    uint32_t i;
+    int stale = 0;
     if (e.d > C->dist[e.v]) continue;
     if (e.d > bound) break;
     settled++;
@@ -208,13 +265,17 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
       C->tmark[e.v] = 0;
       if (--ntgt == 0) return ASTAR_OK; /* all settled */
     }
-    link = &C->head[e.v];
-    for (; (c = live(C, e.v, link)) != NONE; link = &C->cells[c].next) {
-      uint32_t t = C->cells[c].to;
+    b = C->cells + C->set[e.v].at;
+    for (i = C->set[e.v].nlive; i-- > 0;) {
+      uint32_t t = b[i].to;
       double nd;
+      if (C->gone[t]) { /* retired after the walk */
+        stale = 1;
+        continue;
+      }
       if (C->work > 0) C->work--;
       if (t == v) continue;
-      nd = e.d + w_cost(C, C->cells[c].w);
+      nd = e.d + b[i].cost;
       if (nd > bound) continue;
       if (C->seen[t] != C->gen || nd < C->dist[t]) {
         C->seen[t] = C->gen;
@@ -222,6 +283,7 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
         if ((st = wpush(C, nd, t)) != ASTAR_OK) return st;
       }
     }
+    if (stale && (st = retire(C, e.v, NONE)) != ASTAR_OK) return st;
   }
   return ASTAR_OK;
 }
@@ -235,15 +297,18 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
 enum { SIM_OK, SIM_WIDE, SIM_LONG };
 static int simulate(contractor *C, uint32_t v, uint32_t maxdeg,
                     uint32_t *nn, uint32_t *npairs_out, int *ok) {
-  uint32_t n = 0, npairs = 0, c, i, j, *link = &C->head[v];
+  uint32_t n, npairs = 0, i, j;
   uint32_t *wv = C->nb + maxdeg; /* the edge v - nb[i] */
   uint32_t *pairs = wv + maxdeg; /* p, q, w per shortcut */
+  const cell *b;
   int st;
   *ok = SIM_WIDE;
-  for (; (c = live(C, v, link)) != NONE; link = &C->cells[c].next) {
-    if (n == maxdeg) return ASTAR_OK;
-    C->nb[n] = C->cells[c].to;
-    wv[n++] = C->cells[c].w;
+  if ((st = retire(C, v, maxdeg)) != ASTAR_OK) return st;
+  if ((n = C->set[v].nlive) > maxdeg) return ASTAR_OK;
+  b = C->cells + C->set[v].at;
+  for (i = 0; i < n; i++) {
+    C->nb[i] = b[n - 1 - i].to;
+    wv[i] = b[n - 1 - i].w;
   }
   for (i = 0; i + 1 < n; i++) {
     uint32_t p = C->nb[i];
@@ -258,8 +323,7 @@ static int simulate(contractor *C, uint32_t v, uint32_t maxdeg,
       uint32_t q = C->nb[j], w = w_add(wv[i], wv[j]), cq;
       double via = w_cost(C, wv[i]) + w_cost(C, wv[j]);
       /* an edge p - q no longer is a witness */
-      if ((cq = cell_to(C, p, q)) != NONE &&
-          w_cost(C, C->cells[cq].w) <= via + eps)
+      if ((cq = cell_to(C, p, q)) != NONE && C->cells[cq].cost <= via + eps)
         continue;
       if (!searched) {
         if ((st = witness(C, p, v, bound + eps, C->nb + i + 1, n - i - 1)) !=
@@ -479,8 +543,8 @@ static void contractor_free(contractor *C) {
   astar_grid *g = C->g;
   size_t n = (size_t)C->s->nsub;
   astar__free(g, C->cells, C->cells_cap, sizeof(cell));
-  astar__free(g, C->head, n, sizeof(uint32_t));
-  astar__free(g, C->rhead, n, sizeof(uint32_t));
+  astar__free(g, C->set, n, sizeof(cellset));
+  astar__free(g, C->tmp, C->tmp_cap, sizeof(cell));
   astar__free(g, C->seen, n, sizeof(uint32_t));
   astar__free(g, C->dist, n, sizeof(double));
   astar__free(g, C->heap, C->heap_cap, sizeof(wentry));
@@ -548,26 +612,33 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   C.card = g->cardinal_length;
   C.diag = g->diagonal_length;
   C.nb_cap = 2 * CONTRACT_MAXDEG + 3 * CONTRACT_MAXDEG * CONTRACT_MAXDEG;
-  C.head = astar__alloc(g, n, sizeof(uint32_t));
-  C.rhead = astar__alloc(g, n, sizeof(uint32_t));
+  C.set = astar__alloc(g, n, sizeof(cellset));
   C.seen = astar__alloc(g, n, sizeof(uint32_t));
   C.dist = astar__alloc(g, n, sizeof(double));
   C.nb = astar__alloc(g, C.nb_cap, sizeof(uint32_t));
   C.gone = astar__alloc(g, n, 1);
   C.tmark = astar__alloc(g, n, sizeof(uint32_t));
-  C.cells_cap = (size_t)s->nedges * 2u + 16u; /* each edge both ways */
-  C.cells = astar__alloc(g, C.cells_cap, sizeof(cell));
+  /* each edge both ways, and room for half as many shortcuts */
+  C.cells_cap = (size_t)s->nedges * 3u / 2u + 4u * (size_t)n + 16u;
+  C.cells = C.cells_cap < NONE
+                ? astar__alloc(g, C.cells_cap, sizeof(cell))
+                : NULL;
   if (C.cells == NULL) C.cells_cap = 0;
-  if (C.cells == NULL || C.head == NULL || C.rhead == NULL || C.seen == NULL || C.dist == NULL ||
+  if (C.cells == NULL || C.set == NULL || C.seen == NULL || C.dist == NULL ||
       C.nb == NULL || C.gone == NULL || C.tmark == NULL) {
     contractor_free(&C);
     return ASTAR_ENOMEM;
   }
-  memset(C.head, 0xff, (size_t)n * sizeof(uint32_t));
-  memset(C.rhead, 0xff, (size_t)n * sizeof(uint32_t));
   memset(C.seen, 0, (size_t)n * sizeof(uint32_t));
   memset(C.tmark, 0, (size_t)n * sizeof(uint32_t));
   memset(C.gone, 0, n);
+  for (k = 0; k < n; k++) {
+    uint32_t deg = s->first[k + 1] - s->first[k];
+    C.set[k].at = (uint32_t)C.ncells;
+    C.set[k].cap = deg + deg / 2 + 4;
+    C.set[k].nlive = C.set[k].nret = 0;
+    C.ncells += C.set[k].cap;
+  }
   for (k = 0; k < n && st == ASTAR_OK; k++)
     for (e = s->first[k]; e < s->first[k + 1] && st == ASTAR_OK; e++)
       st = add_edge(&C, k, s->adj[e], octile_w(s, k, s->adj[e]), NONE);
@@ -581,7 +652,7 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   }
   s->nglobal = n - order;
   /* the final layout */
-  total = (uint32_t)C.ncells;
+  total = (uint32_t)C.nmade;
   cap = total ? total : 1;
   adj = astar__alloc(g, cap, sizeof(uint32_t));
   wt = astar__alloc(g, cap, sizeof(uint32_t));
@@ -599,16 +670,18 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
     unsigned up;
     s->first[k] = e;
     for (up = 2; up-- > 0;) { /* up (1), then down (0) */
-      uint32_t c, list, lv = s->at[k].level;
-      for (list = 0; list < 2; list++)
-        for (c = list ? C.rhead[k] : C.head[k]; c != NONE;
-             c = C.cells[c].next) {
-          uint32_t to = C.cells[c].to;
-          if ((s->at[to].level >= lv) != (up == 1)) continue;
-          adj[e] = to;
-          ex[e].through = C.cells[c].via; /* the index, for now */
-          wt[e++] = C.cells[c].w;
-        }
+      uint32_t i, lv = s->at[k].level;
+      const cellset *S = &C.set[k];
+      /* the live part newest first, then the retired part */
+      for (i = 0; i < S->nlive + S->nret; i++) {
+        const cell *c = C.cells + S->at +
+                        (i < S->nlive ? S->nlive - 1 - i
+                                      : S->cap - S->nret + (i - S->nlive));
+        if ((s->at[c->to].level >= lv) != (up == 1)) continue;
+        adj[e] = c->to;
+        ex[e].through = c->via; /* the index, for now */
+        wt[e++] = c->w;
+      }
       if (up == 1) {
         if (lv == NONE) s->ncore += e - s->first[k];
         s->at[k].down = e;
