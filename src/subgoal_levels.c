@@ -76,9 +76,12 @@ typedef struct {
   uint64_t work; /* edges the witness searches may still look at */
   unsigned settle; /* subgoals a witness search settles, at most */
   uint8_t *gone;   /* per subgoal: contracted */
-  uint32_t *tmark; /* per subgoal: gen when a witness search's target */
+  uint32_t *tmark; /* per subgoal: gen while a witness search's open target */
+  double *tlim;    /* per subgoal: a target's limit (its way through v) */
 } contractor;
 
+/* A subgoal with more neighbours than this stays (until some leave). */
+#define CONTRACT_MAXDEG 16u
 #ifndef WITNESS_SETTLE
 #define WITNESS_SETTLE 32u
 #endif
@@ -235,14 +238,29 @@ static wentry wpop(contractor *C) {
   return top;
 }
 
-/* Bounded Dijkstra from p over the remaining graph without v, until the
- * ntgt subgoals in tgt are settled: afterwards dist[q] (seen[q] == gen)
- * is an upper bound of p's distance to q. */
-static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
+/* The longest limit among the targets still open (0: none). */
+static double open_bound(const contractor *C, const uint32_t *tgt,
+                         uint32_t ntgt) {
+  double bound = 0.0;
+  uint32_t k;
+  for (k = 0; k < ntgt; k++)
+    if (C->tmark[tgt[k]] == C->gen && C->tlim[tgt[k]] > bound)
+      bound = C->tlim[tgt[k]];
+  return bound;
+}
+
+/* Bounded Dijkstra from p over the remaining graph without v, until
+ * each of the ntgt subgoals q in tgt is settled or reached within its
+ * limit tlim[q] (a witness), or no open target can be reached within its
+ * limit any more: afterwards dist[q] (seen[q] == gen) is an upper bound
+ * of p's distance to q. */
+static int witness(contractor *C, uint32_t p, uint32_t v,
                    const uint32_t *tgt, uint32_t ntgt) {
   unsigned settled = 0;
-  uint32_t k;
-  int st;
+  uint32_t k, open = ntgt;
+  uint64_t work = C->work;
+  double bound;
+  int st = ASTAR_OK;
   if (++C->gen == 0) {
     memset(C->seen, 0, (size_t)C->s->nsub * sizeof(uint32_t));
     memset(C->tmark, 0, (size_t)C->s->nsub * sizeof(uint32_t));
@@ -250,6 +268,7 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
   }
   C->nheap = 0;
   for (k = 0; k < ntgt; k++) C->tmark[tgt[k]] = C->gen;
+  bound = open_bound(C, tgt, ntgt);
   C->seen[p] = C->gen;
   C->dist[p] = 0.0;
   if ((st = wpush(C, 0.0, p)) != ASTAR_OK) return st;
@@ -261,9 +280,10 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
     if (e.d > C->dist[e.v]) continue;
     if (e.d > bound) break;
     settled++;
-    if (C->tmark[e.v] == C->gen) {
+    if (C->tmark[e.v] == C->gen) { /* settled: its distance is known */
       C->tmark[e.v] = 0;
-      if (--ntgt == 0) return ASTAR_OK; /* all settled */
+      if (--open == 0) break;
+      bound = open_bound(C, tgt, ntgt);
     }
     b = C->cells + C->set[e.v].at;
     for (i = C->set[e.v].nlive; i-- > 0;) {
@@ -273,19 +293,27 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
         stale = 1;
         continue;
       }
-      if (C->work > 0) C->work--;
+      work--; /* (clamped below) */
       if (t == v) continue;
       nd = e.d + b[i].cost;
       if (nd > bound) continue;
       if (C->seen[t] != C->gen || nd < C->dist[t]) {
         C->seen[t] = C->gen;
         C->dist[t] = nd;
-        if ((st = wpush(C, nd, t)) != ASTAR_OK) return st;
+        if (C->tmark[t] == C->gen && nd <= C->tlim[t]) { /* a witness */
+          C->tmark[t] = 0;
+          if (--open == 0) break;
+          bound = open_bound(C, tgt, ntgt);
+        }
+        if ((st = wpush(C, nd, t)) != ASTAR_OK) break;
       }
     }
-    if (stale && (st = retire(C, e.v, NONE)) != ASTAR_OK) return st;
+    if (work > C->work) work = 0; /* wrapped past 0 */
+    C->work = work;
+    if (st != ASTAR_OK || open == 0) break;
+    if (stale && (st = retire(C, e.v, NONE)) != ASTAR_OK) break;
   }
-  return ASTAR_OK;
+  return st;
 }
 
 /* The shortcuts subgoal v's contraction needs: its remaining
@@ -311,27 +339,27 @@ static int simulate(contractor *C, uint32_t v, uint32_t maxdeg,
     wv[i] = b[n - 1 - i].w;
   }
   for (i = 0; i + 1 < n; i++) {
-    uint32_t p = C->nb[i];
+    uint32_t p = C->nb[i], tg[CONTRACT_MAXDEG], tj[CONTRACT_MAXDEG], ntg = 0;
     double bound = 0.0, eps;
-    int searched = 0;
     for (j = i + 1; j < n; j++) {
       double via = w_cost(C, wv[i]) + w_cost(C, wv[j]);
       if (via > bound) bound = via;
     }
     eps = bound * 1e-9;
-    for (j = i + 1; j < n; j++) {
-      uint32_t q = C->nb[j], w = w_add(wv[i], wv[j]), cq;
+    for (j = i + 1; j < n; j++) { /* the pairs an edge p - q leaves open */
+      uint32_t q = C->nb[j], cq;
       double via = w_cost(C, wv[i]) + w_cost(C, wv[j]);
-      /* an edge p - q no longer is a witness */
       if ((cq = cell_to(C, p, q)) != NONE && C->cells[cq].cost <= via + eps)
-        continue;
-      if (!searched) {
-        if ((st = witness(C, p, v, bound + eps, C->nb + i + 1, n - i - 1)) !=
-            ASTAR_OK)
-          return st;
-        searched = 1;
-      }
-      if (C->seen[q] == C->gen && C->dist[q] <= via + eps) continue;
+        continue; /* an edge p - q no longer is a witness */
+      C->tlim[q] = via + eps;
+      tj[ntg] = j;
+      tg[ntg++] = q;
+    }
+    if (ntg == 0) continue;
+    if ((st = witness(C, p, v, tg, ntg)) != ASTAR_OK) return st;
+    for (j = 0; j < ntg; j++) {
+      uint32_t q = tg[j], w = w_add(wv[i], wv[tj[j]]);
+      if (C->seen[q] == C->gen && C->dist[q] <= C->tlim[q]) continue;
       if (w == NONE) { /* too long to record: v stays */
         *ok = SIM_LONG;
         return ASTAR_OK;
@@ -363,8 +391,6 @@ static int commit(contractor *C, uint32_t v, uint32_t maxdeg,
   return ASTAR_OK;
 }
 
-/* A subgoal with more neighbours than this stays (until some leave). */
-#define CONTRACT_MAXDEG 16u
 #ifndef CONTRACT_SKIPDEG
 #define CONTRACT_SKIPDEG 11u
 #endif
@@ -551,6 +577,7 @@ static void contractor_free(contractor *C) {
   astar__free(g, C->nb, C->nb_cap, sizeof(uint32_t));
   astar__free(g, C->gone, n, 1);
   astar__free(g, C->tmark, n, sizeof(uint32_t));
+  astar__free(g, C->tlim, n, sizeof(double));
 }
 
 /* the steps of a straight-then-diagonal way from subgoal a to b */
@@ -618,6 +645,7 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   C.nb = astar__alloc(g, C.nb_cap, sizeof(uint32_t));
   C.gone = astar__alloc(g, n, 1);
   C.tmark = astar__alloc(g, n, sizeof(uint32_t));
+  C.tlim = astar__alloc(g, n, sizeof(double));
   /* each edge both ways, and room for half as many shortcuts */
   C.cells_cap = (size_t)s->nedges * 3u / 2u + 4u * (size_t)n + 16u;
   C.cells = C.cells_cap < NONE
@@ -625,7 +653,8 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
                 : NULL;
   if (C.cells == NULL) C.cells_cap = 0;
   if (C.cells == NULL || C.set == NULL || C.seen == NULL || C.dist == NULL ||
-      C.nb == NULL || C.gone == NULL || C.tmark == NULL) {
+      C.nb == NULL || C.gone == NULL || C.tmark == NULL ||
+      C.tlim == NULL) {
     contractor_free(&C);
     return ASTAR_ENOMEM;
   }
