@@ -53,11 +53,6 @@ typedef struct {
 } cellset;
 
 typedef struct {
-  double d;
-  uint32_t v;
-} wentry;
-
-typedef struct {
   astar_grid *g;
   astar__subgoals *s;
   double card, diag;
@@ -69,8 +64,9 @@ typedef struct {
   size_t tmp_cap;
   uint32_t *seen, gen;
   double *dist;
-  wentry *heap;
-  size_t nheap, heap_cap;
+  astar_heap_entry *heap; /* the witness search's open list (heap.h) */
+  uint32_t *hpos;         /* per subgoal: its place there; NONE: settled */
+  size_t nheap;
   uint32_t *nb; /* the current subgoal's neighbours, then pairs to join */
   size_t nb_cap;
   uint64_t work; /* edges the witness searches may still look at */
@@ -204,38 +200,23 @@ static int add_edge(contractor *C, uint32_t a, uint32_t b, uint32_t w,
   return add_cell(C, b, a, w, via);
 }
 
-static int wpush(contractor *C, double d, uint32_t v) {
-  size_t i;
-  if (C->nheap == C->heap_cap) {
-    void *p = C->heap;
-    int st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->heap_cap,
-                         C->nheap + 1, sizeof(wentry), 64);
-    if (st != ASTAR_OK) return st;
-    C->heap = p;
-  }
-  i = C->nheap++;
-  while (i > 0 && C->heap[(i - 1) / 2].d > d) {
-    C->heap[i] = C->heap[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  C->heap[i].d = d;
-  C->heap[i].v = v;
-  return ASTAR_OK;
+/* A witness distance as heap.h's key: the bits of a double that is not
+   negative order as the double does. */
+static inline uint64_t wkey(double d) {
+  uint64_t k;
+  memcpy(&k, &d, sizeof k);
+  return k;
 }
 
-static wentry wpop(contractor *C) {
-  wentry top = C->heap[0], last = C->heap[--C->nheap];
-  size_t i = 0, n = C->nheap;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && C->heap[c + 1].d < C->heap[c].d) c++;
-    if (C->heap[c].d >= last.d) break;
-    C->heap[i] = C->heap[c];
-    i = c;
-  }
-  if (n > 0) C->heap[i] = last;
-  return top;
+/* Puts t on the witness search's open list at distance d, or moves it up
+   there to d. */
+static inline void wpush(contractor *C, double d, uint32_t t, int fresh) {
+  astar_heap_entry e;
+  e.key = wkey(d);
+  e.g = 0.0;
+  e.node = t;
+  e.aux = 0;
+  astar__heap_up(C->heap, C->hpos, fresh ? C->nheap++ : C->hpos[t], e, 0);
 }
 
 /* The longest limit among the targets still open (0: none). */
@@ -271,22 +252,24 @@ static int witness(contractor *C, uint32_t p, uint32_t v,
   bound = open_bound(C, tgt, ntgt);
   C->seen[p] = C->gen;
   C->dist[p] = 0.0;
-  if ((st = wpush(C, 0.0, p)) != ASTAR_OK) return st;
+  wpush(C, 0.0, p, 1);
   while (C->nheap > 0 && settled < C->settle) {
-    wentry e = wpop(C);
+    uint32_t u = C->heap[0].node, i;
+    double d = C->dist[u];
     const cell *b;
-    uint32_t i;
     int stale = 0;
-    if (e.d > C->dist[e.v]) continue;
-    if (e.d > bound) break;
+    if (d > bound) break;
+    if (C->nheap > 1) astar__heap_pop(C->heap, C->hpos, C->nheap, 0);
+    C->nheap--;
+    C->hpos[u] = NONE;
     settled++;
-    if (C->tmark[e.v] == C->gen) { /* settled: its distance is known */
-      C->tmark[e.v] = 0;
+    if (C->tmark[u] == C->gen) { /* settled: its distance is known */
+      C->tmark[u] = 0;
       if (--open == 0) break;
       bound = open_bound(C, tgt, ntgt);
     }
-    b = C->cells + C->set[e.v].at;
-    for (i = C->set[e.v].nlive; i-- > 0;) {
+    b = C->cells + C->set[u].at;
+    for (i = C->set[u].nlive; i-- > 0;) {
       uint32_t t = b[i].to;
       double nd;
       if (C->gone[t]) { /* retired after the walk */
@@ -295,9 +278,10 @@ static int witness(contractor *C, uint32_t p, uint32_t v,
       }
       work--; /* (clamped below) */
       if (t == v) continue;
-      nd = e.d + b[i].cost;
+      nd = d + b[i].cost;
       if (nd > bound) continue;
-      if (C->seen[t] != C->gen || nd < C->dist[t]) {
+      if (C->seen[t] != C->gen || (nd < C->dist[t] && C->hpos[t] != NONE)) {
+        int fresh = C->seen[t] != C->gen;
         C->seen[t] = C->gen;
         C->dist[t] = nd;
         if (C->tmark[t] == C->gen && nd <= C->tlim[t]) { /* a witness */
@@ -305,13 +289,13 @@ static int witness(contractor *C, uint32_t p, uint32_t v,
           if (--open == 0) break;
           bound = open_bound(C, tgt, ntgt);
         }
-        if ((st = wpush(C, nd, t)) != ASTAR_OK) break;
+        wpush(C, nd, t, fresh);
       }
     }
     if (work > C->work) work = 0; /* wrapped past 0 */
     C->work = work;
     if (st != ASTAR_OK || open == 0) break;
-    if (stale && (st = retire(C, e.v, NONE)) != ASTAR_OK) break;
+    if (stale && (st = retire(C, u, NONE)) != ASTAR_OK) break;
   }
   return st;
 }
@@ -573,7 +557,8 @@ static void contractor_free(contractor *C) {
   astar__free(g, C->tmp, C->tmp_cap, sizeof(cell));
   astar__free(g, C->seen, n, sizeof(uint32_t));
   astar__free(g, C->dist, n, sizeof(double));
-  astar__free(g, C->heap, C->heap_cap, sizeof(wentry));
+  astar__free(g, C->heap, n, sizeof(astar_heap_entry));
+  astar__free(g, C->hpos, n, sizeof(uint32_t));
   astar__free(g, C->nb, C->nb_cap, sizeof(uint32_t));
   astar__free(g, C->gone, n, 1);
   astar__free(g, C->tmark, n, sizeof(uint32_t));
@@ -646,6 +631,8 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   C.gone = astar__alloc(g, n, 1);
   C.tmark = astar__alloc(g, n, sizeof(uint32_t));
   C.tlim = astar__alloc(g, n, sizeof(double));
+  C.heap = astar__alloc(g, n, sizeof(astar_heap_entry));
+  C.hpos = astar__alloc(g, n, sizeof(uint32_t));
   /* each edge both ways, and room for half as many shortcuts */
   C.cells_cap = (size_t)s->nedges * 3u / 2u + 4u * (size_t)n + 16u;
   C.cells = C.cells_cap < NONE
@@ -654,7 +641,7 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   if (C.cells == NULL) C.cells_cap = 0;
   if (C.cells == NULL || C.set == NULL || C.seen == NULL || C.dist == NULL ||
       C.nb == NULL || C.gone == NULL || C.tmark == NULL ||
-      C.tlim == NULL) {
+      C.tlim == NULL || C.heap == NULL || C.hpos == NULL) {
     contractor_free(&C);
     return ASTAR_ENOMEM;
   }
