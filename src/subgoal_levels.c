@@ -17,15 +17,15 @@
  * work cap reached) and comes down only into what the goal's subgoals
  * climb to, so it expands mostly global subgoals.
  *
- * The order, on sparse graphs (rooms, mazes: at most QUEUE_MAXDEG edges
- * per subgoal), comes from a priority queue, as in contraction
- * hierarchies (contract_by_priority, priority): subgoals whose
- * contraction adds few shortcuts for the edges it takes away leave
+ * The order, on graphs of at most QUEUE_MAXDEG edges per subgoal
+ * (rooms, mazes, caves such as brc202d), comes from a priority queue, as
+ * in contraction hierarchies (contract_by_priority, priority): subgoals
+ * whose contraction adds few shortcuts for the edges it takes away leave
  * first, and the count and depth of a subgoal's neighbours that have
  * left already keep the levels even over the map, so a query climbs
- * fewer of them.  Denser graphs (caves) are swept in passes of rising
- * degree (contract_by_sweeps): there the queue's extra witness searches
- * would double the build for about 15% fewer expansions.
+ * fewer of them.  Denser graphs (lak303d) are swept in passes of rising
+ * degree (contract_by_sweeps): there the queue's searches reach the work
+ * cap and leave more subgoals global than the sweeps do.
  */
 #include "astar.h"
 #include "heap.h"
@@ -385,10 +385,12 @@ static int commit(contractor *C, uint32_t v, uint32_t maxdeg,
 #define CONTRACT_WORK 24u
 #endif
 /* The queue orders plain graphs of at most this many edges per subgoal;
-   denser ones are swept (the queue's searches would cost about twice
-   theirs: see docs/speed.md, session 21) */
+   denser ones are swept (docs/speed.md, session 22: brc202d, 8.7 edges
+   per subgoal, builds in about 36 ms with the queue for 15% fewer
+   expansions; lak303d, 9.6, reaches the work cap with it and expands
+   more than with the sweeps) */
 #ifndef QUEUE_MAXDEG
-#define QUEUE_MAXDEG 6u
+#define QUEUE_MAXDEG 9u
 #endif
 /* The first estimate of every subgoal's priority settles this many
    subgoals per witness search (the estimate is corrected when the
