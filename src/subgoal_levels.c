@@ -43,11 +43,11 @@ typedef struct {
 } cell;
 
 /* A subgoal's cells, one flat block of the pool (a witness search walks
- * an array, not a list): cells[at .. at + nlive) in the order added
- * (walked newest first), some of them maybe to subgoals that have left
- * since; cells[at + cap - nret .. at + cap) those found to lead to
- * contracted subgoals, moved there as found (the last found first).  A
- * full block moves to the pool's end, twice as large. */
+ * an array, not a list): cells[at .. at + nlive) to subgoals still in
+ * the graph, in the order added (walked newest first); cells[at + cap -
+ * nret .. at + cap) to contracted ones, moved there when they left (the
+ * last first), so no walk meets them.  A full block moves to the pool's
+ * end, twice as large. */
 typedef struct {
   uint32_t at, cap, nlive, nret;
 } cellset;
@@ -60,8 +60,6 @@ typedef struct {
   size_t ncells, cells_cap;
   size_t nmade;    /* cells added (each edge twice) */
   cellset *set;    /* per subgoal: its block */
-  cell *tmp;       /* cells on their way to a retired part */
-  size_t tmp_cap;
   uint32_t *seen, gen;
   double *dist;
   astar_heap_entry *heap; /* the witness search's open list (heap.h) */
@@ -71,7 +69,6 @@ typedef struct {
   size_t nb_cap;
   uint64_t work; /* edges the witness searches may still look at */
   unsigned settle; /* subgoals a witness search settles, at most */
-  uint8_t *gone;   /* per subgoal: contracted */
   uint32_t *tmark; /* per subgoal: gen while a witness search's open target */
   double *tlim;    /* per subgoal: a target's limit (its way through v) */
 } contractor;
@@ -95,33 +92,18 @@ static inline uint32_t w_add(uint32_t a, uint32_t b) {
   return ASTAR__SG_W(s, d);
 }
 
-/* Walks a's cells newest first and moves those to contracted subgoals
- * into its retired part, stopping short of the live one past maxlive
- * (the rest stay as they are). */
-static int retire(contractor *C, uint32_t a, uint32_t maxlive) {
+/* Moves a's cell to v (which leaves the graph) into a's retired part. */
+static void retire(contractor *C, uint32_t a, uint32_t v) {
   cellset *S = &C->set[a];
-  cell *b;
-  uint32_t i = S->nlive, nlive = 0, ngone = 0, k, w;
-  void *p = C->tmp;
-  int st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->tmp_cap,
-                       S->nlive, sizeof(cell), 16);
-  if (st != ASTAR_OK) return st;
-  C->tmp = p;
-  b = C->cells + S->at;
-  for (; i > 0; i--) {
-    if (!C->gone[b[i - 1].to]) {
-      if (nlive == maxlive) break;
-      nlive++;
-    } else {
-      C->tmp[ngone++] = b[i - 1];
-    }
-  }
-  if (ngone == 0) return ASTAR_OK;
-  for (k = w = i; k < S->nlive; k++)
-    if (!C->gone[b[k].to]) b[w++] = b[k];
-  S->nlive = w;
-  for (k = 0; k < ngone; k++) b[S->cap - ++S->nret] = C->tmp[k];
-  return ASTAR_OK;
+  cell *b = C->cells + S->at, c;
+  uint32_t i;
+  for (i = S->nlive; i-- > 0;)
+    if (b[i].to == v) break;
+  if (i == NONE) return; /* none */
+  c = b[i];
+  memmove(b + i, b + i + 1, (S->nlive - i - 1) * sizeof(cell));
+  S->nlive--;
+  b[S->cap - ++S->nret] = c;
 }
 
 /* a's cell (in the pool) to b, or NONE */
@@ -235,13 +217,12 @@ static double open_bound(const contractor *C, const uint32_t *tgt,
  * limit tlim[q] (a witness), or no open target can be reached within its
  * limit any more: afterwards dist[q] (seen[q] == gen) is an upper bound
  * of p's distance to q. */
-static int witness(contractor *C, uint32_t p, uint32_t v,
+static void witness(contractor *C, uint32_t p, uint32_t v,
                    const uint32_t *tgt, uint32_t ntgt) {
   unsigned settled = 0;
   uint32_t k, open = ntgt;
   uint64_t work = C->work;
   double bound;
-  int st = ASTAR_OK;
   if (++C->gen == 0) {
     memset(C->seen, 0, (size_t)C->s->nsub * sizeof(uint32_t));
     memset(C->tmark, 0, (size_t)C->s->nsub * sizeof(uint32_t));
@@ -257,7 +238,6 @@ static int witness(contractor *C, uint32_t p, uint32_t v,
     uint32_t u = C->heap[0].node, i;
     double d = C->dist[u];
     const cell *b;
-    int stale = 0;
     if (d > bound) break;
     if (C->nheap > 1) astar__heap_pop(C->heap, C->hpos, C->nheap, 0);
     C->nheap--;
@@ -272,10 +252,6 @@ static int witness(contractor *C, uint32_t p, uint32_t v,
     for (i = C->set[u].nlive; i-- > 0;) {
       uint32_t t = b[i].to;
       double nd;
-      if (C->gone[t]) { /* retired after the walk */
-        stale = 1;
-        continue;
-      }
       work--; /* (clamped below) */
       if (t == v) continue;
       nd = d + b[i].cost;
@@ -294,10 +270,8 @@ static int witness(contractor *C, uint32_t p, uint32_t v,
     }
     if (work > C->work) work = 0; /* wrapped past 0 */
     C->work = work;
-    if (st != ASTAR_OK || open == 0) break;
-    if (stale && (st = retire(C, u, NONE)) != ASTAR_OK) break;
+    if (open == 0) break;
   }
-  return st;
 }
 
 /* The shortcuts subgoal v's contraction needs: its remaining
@@ -313,9 +287,7 @@ static int simulate(contractor *C, uint32_t v, uint32_t maxdeg,
   uint32_t *wv = C->nb + maxdeg; /* the edge v - nb[i] */
   uint32_t *pairs = wv + maxdeg; /* p, q, w per shortcut */
   const cell *b;
-  int st;
   *ok = SIM_WIDE;
-  if ((st = retire(C, v, maxdeg)) != ASTAR_OK) return st;
   if ((n = C->set[v].nlive) > maxdeg) return ASTAR_OK;
   b = C->cells + C->set[v].at;
   for (i = 0; i < n; i++) {
@@ -340,7 +312,7 @@ static int simulate(contractor *C, uint32_t v, uint32_t maxdeg,
       tg[ntg++] = q;
     }
     if (ntg == 0) continue;
-    if ((st = witness(C, p, v, tg, ntg)) != ASTAR_OK) return st;
+    witness(C, p, v, tg, ntg);
     for (j = 0; j < ntg; j++) {
       uint32_t q = tg[j], w = w_add(wv[i], wv[tj[j]]);
       if (C->seen[q] == C->gen && C->dist[q] <= C->tlim[q]) continue;
@@ -360,14 +332,15 @@ static int simulate(contractor *C, uint32_t v, uint32_t maxdeg,
   return ASTAR_OK;
 }
 
-/* Contracts v with the shortcuts simulate just found for it. */
-static int commit(contractor *C, uint32_t v, uint32_t maxdeg,
+/* Contracts v with the shortcuts simulate just found for it (its nn
+ * neighbours still in nb). */
+static int commit(contractor *C, uint32_t v, uint32_t maxdeg, uint32_t nn,
                   uint32_t npairs, uint32_t order) {
   const uint32_t *pairs = C->nb + 2 * (size_t)maxdeg;
   uint32_t i;
   int st;
   C->s->at[v].level = order;
-  C->gone[v] = 1;
+  for (i = 0; i < nn; i++) retire(C, C->nb[i], v);
   for (i = 0; i < npairs; i++)
     if ((st = add_edge(C, pairs[(size_t)3 * i], pairs[(size_t)3 * i + 1],
                        pairs[(size_t)3 * i + 2], v)) != ASTAR_OK)
@@ -440,7 +413,7 @@ static int contract_by_sweeps(contractor *C, uint32_t *order) {
         continue;
       }
       for (i = 0; i < nn; i++) s->at[C->nb[i]].down = 0; /* try again */
-      if ((st = commit(C, k, maxdeg, np, (*order)++)) != ASTAR_OK) return st;
+      if ((st = commit(C, k, maxdeg, nn, np, (*order)++)) != ASTAR_OK) return st;
     }
   return ASTAR_OK;
 }
@@ -530,7 +503,7 @@ static int contract_by_priority(contractor *C, uint32_t *order) {
       queued[v] = 1;
       continue;
     }
-    if ((st = commit(C, v, CONTRACT_MAXDEG, np, (*order)++)) != ASTAR_OK)
+    if ((st = commit(C, v, CONTRACT_MAXDEG, nn, np, (*order)++)) != ASTAR_OK)
       break;
     for (i = 0; i < nn; i++) { /* its neighbours: one more has left */
       uint32_t u = C->nb[i];
@@ -556,13 +529,11 @@ static void contractor_free(contractor *C) {
   size_t n = (size_t)C->s->nsub;
   astar__free(g, C->cells, C->cells_cap, sizeof(cell));
   astar__free(g, C->set, n, sizeof(cellset));
-  astar__free(g, C->tmp, C->tmp_cap, sizeof(cell));
   astar__free(g, C->seen, n, sizeof(uint32_t));
   astar__free(g, C->dist, n, sizeof(double));
   astar__free(g, C->heap, n, sizeof(astar_heap_entry));
   astar__free(g, C->hpos, n, sizeof(uint32_t));
   astar__free(g, C->nb, C->nb_cap, sizeof(uint32_t));
-  astar__free(g, C->gone, n, 1);
   astar__free(g, C->tmark, n, sizeof(uint32_t));
   astar__free(g, C->tlim, n, sizeof(double));
 }
@@ -630,7 +601,6 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   C.seen = astar__alloc(g, n, sizeof(uint32_t));
   C.dist = astar__alloc(g, n, sizeof(double));
   C.nb = astar__alloc(g, C.nb_cap, sizeof(uint32_t));
-  C.gone = astar__alloc(g, n, 1);
   C.tmark = astar__alloc(g, n, sizeof(uint32_t));
   C.tlim = astar__alloc(g, n, sizeof(double));
   C.heap = astar__alloc(g, n, sizeof(astar_heap_entry));
@@ -642,14 +612,13 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
                 : NULL;
   if (C.cells == NULL) C.cells_cap = 0;
   if (C.cells == NULL || C.set == NULL || C.seen == NULL || C.dist == NULL ||
-      C.nb == NULL || C.gone == NULL || C.tmark == NULL ||
+      C.nb == NULL || C.tmark == NULL ||
       C.tlim == NULL || C.heap == NULL || C.hpos == NULL) {
     contractor_free(&C);
     return ASTAR_ENOMEM;
   }
   memset(C.seen, 0, (size_t)n * sizeof(uint32_t));
   memset(C.tmark, 0, (size_t)n * sizeof(uint32_t));
-  memset(C.gone, 0, n);
   for (k = 0; k < n; k++) {
     uint32_t deg = s->first[k + 1] - s->first[k];
     C.set[k].at = (uint32_t)C.ncells;
