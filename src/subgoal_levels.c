@@ -359,7 +359,7 @@ static int commit(contractor *C, uint32_t v, uint32_t maxdeg, uint32_t nn,
 #endif
 /* The queue orders plain graphs of at most this many edges per subgoal;
    denser ones are swept (docs/speed.md, session 22: brc202d, 8.7 edges
-   per subgoal, builds in about 36 ms with the queue for 15% fewer
+   per subgoal, builds in about 31 ms with the queue for 15% fewer
    expansions; lak303d, 9.6, reaches the work cap with it and expands
    more than with the sweeps) */
 #ifndef QUEUE_MAXDEG
