@@ -691,8 +691,9 @@ uint32_t astar_subgoal_global(const astar_grid *g, int unit);
 int astar_subgoal_jps_first(const astar_grid *g, int unit);
 /* Does unit's graph promise to beat JPS (with precomputed jumps)?  The
  * rule, measured on the MovingAI maps (bench/static.lua): at least
- * 128 x 128 tiles and global (never contracted) subgoals on at most 0.1%
- * of the tiles: caves, mazes, rooms and corridors (brc202d, maze512-4-0,
+ * 128 x 128 tiles, global (never contracted) subgoals on at most 0.1%
+ * of the tiles, and a graph of at most 4 bytes per tile (the jump
+ * table's size; lak303d's takes 10): caves, mazes, rooms and corridors (brc202d, maze512-4-0,
  * 32room_000) contract to almost nothing; open cities and islands, where
  * a corner sees many others, and random maps keep far more (or are not
  * contracted at all), and JPS+ answers them faster. */

@@ -250,7 +250,11 @@ int astar_subgoal_pays(const astar_grid *g, int unit) {
   const astar__subgoals *s = find(g, unit);
   uint64_t tiles = (uint64_t)g->width * (uint64_t)g->height;
   if (s == NULL || s->jumps != NULL) return 0;
-  return tiles >= 16384u && (uint64_t)s->nglobal * 1000u <= tiles;
+  /* and no more than the jump table's 4 bytes per tile (the issue's
+     memory limit; lak303d contracts completely since session 22, but
+     its graph takes 10 bytes per tile) */
+  return tiles >= 16384u && (uint64_t)s->nglobal * 1000u <= tiles &&
+         (uint64_t)bytes_of(s) <= 4u * tiles;
 }
 
 static int push_edge(void *ud, uint32_t tile) {

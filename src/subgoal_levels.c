@@ -17,15 +17,15 @@
  * work cap reached) and comes down only into what the goal's subgoals
  * climb to, so it expands mostly global subgoals.
  *
- * The order, on sparse graphs (rooms, mazes: at most QUEUE_MAXDEG edges
- * per subgoal), comes from a priority queue, as in contraction
- * hierarchies (contract_by_priority, priority): subgoals whose
- * contraction adds few shortcuts for the edges it takes away leave
+ * The order, on graphs of at most QUEUE_MAXDEG edges per subgoal
+ * (rooms, mazes, caves such as brc202d), comes from a priority queue, as
+ * in contraction hierarchies (contract_by_priority, priority): subgoals
+ * whose contraction adds few shortcuts for the edges it takes away leave
  * first, and the count and depth of a subgoal's neighbours that have
  * left already keep the levels even over the map, so a query climbs
- * fewer of them.  Denser graphs (caves) are swept in passes of rising
- * degree (contract_by_sweeps): there the queue's extra witness searches
- * would double the build for about 15% fewer expansions.
+ * fewer of them.  Denser graphs (lak303d) are swept in passes of rising
+ * degree (contract_by_sweeps): there the queue's searches reach the work
+ * cap and leave more subgoals global than the sweeps do.
  */
 #include "astar.h"
 #include "heap.h"
@@ -37,34 +37,44 @@
 #define NONE UINT32_MAX
 
 typedef struct {
-  uint32_t to, next, w; /* w: the edge's steps, ASTAR__SG_W */
-  uint32_t via;         /* the subgoal a shortcut goes through, or NONE */
+  double cost;    /* w's length, for the witness searches */
+  uint32_t to, w; /* w: the edge's steps, ASTAR__SG_W */
+  uint32_t via;   /* the subgoal a shortcut goes through, or NONE */
 } cell;
 
+/* A subgoal's cells, one flat block of the pool (a witness search walks
+ * an array, not a list): cells[at .. at + nlive) to subgoals still in
+ * the graph, in the order added (walked newest first); cells[at + cap -
+ * nret .. at + cap) to contracted ones, moved there when they left (the
+ * last first), so no walk meets them.  A full block moves to the pool's
+ * end, twice as large. */
 typedef struct {
-  double d;
-  uint32_t v;
-} wentry;
+  uint32_t at, cap, nlive, nret;
+} cellset;
 
 typedef struct {
   astar_grid *g;
   astar__subgoals *s;
   double card, diag;
-  cell *cells;
+  cell *cells;     /* the pool of every subgoal's block */
   size_t ncells, cells_cap;
-  uint32_t *head, *seen, gen;
-  uint32_t *rhead; /* cells to contracted subgoals, moved off head's */
+  size_t nmade;    /* cells added (each edge twice) */
+  cellset *set;    /* per subgoal: its block */
+  uint32_t *seen, gen;
   double *dist;
-  wentry *heap;
-  size_t nheap, heap_cap;
+  astar_heap_entry *heap; /* the witness search's open list (heap.h) */
+  uint32_t *hpos;         /* per subgoal: its place there; NONE: settled */
+  size_t nheap;
   uint32_t *nb; /* the current subgoal's neighbours, then pairs to join */
   size_t nb_cap;
   uint64_t work; /* edges the witness searches may still look at */
   unsigned settle; /* subgoals a witness search settles, at most */
-  uint8_t *gone;   /* per subgoal: contracted */
-  uint32_t *tmark; /* per subgoal: gen when a witness search's target */
+  uint32_t *tmark; /* per subgoal: gen while a witness search's open target */
+  double *tlim;    /* per subgoal: a target's limit (its way through v) */
 } contractor;
 
+/* A subgoal with more neighbours than this stays (until some leave). */
+#define CONTRACT_MAXDEG 16u
 #ifndef WITNESS_SETTLE
 #define WITNESS_SETTLE 32u
 #endif
@@ -82,44 +92,67 @@ static inline uint32_t w_add(uint32_t a, uint32_t b) {
   return ASTAR__SG_W(s, d);
 }
 
-/* The cell at *link, or the first after it, that leads to a subgoal still
- * in the graph (NONE: none); those to contracted ones move to a's retired
- * list on the way. */
-static uint32_t live(contractor *C, uint32_t a, uint32_t *link) {
-  uint32_t c;
-  if (C->cells == NULL) return NONE; /* no cell yet */
-  while ((c = *link) != NONE && C->gone[C->cells[c].to]) {
-    *link = C->cells[c].next;
-    C->cells[c].next = C->rhead[a];
-    C->rhead[a] = c;
-  }
-  return c;
+/* Moves a's cell to v (which leaves the graph) into a's retired part. */
+static void retire(contractor *C, uint32_t a, uint32_t v) {
+  cellset *S = &C->set[a];
+  cell *b = C->cells + S->at, c;
+  uint32_t i;
+  for (i = S->nlive; i-- > 0;)
+    if (b[i].to == v) break;
+  if (i == NONE) return; /* none */
+  c = b[i];
+  memmove(b + i, b + i + 1, (S->nlive - i - 1) * sizeof(cell));
+  S->nlive--;
+  b[S->cap - ++S->nret] = c;
 }
 
-/* a's cell to b among the live ones, or NONE */
+/* a's cell (in the pool) to b, or NONE */
 static uint32_t cell_to(const contractor *C, uint32_t a, uint32_t b) {
-  uint32_t c;
-  if (C->cells == NULL) return NONE; /* no cell yet */
-  for (c = C->head[a]; c != NONE; c = C->cells[c].next)
-    if (C->cells[c].to == b) return c;
+  const cellset *S = &C->set[a];
+  const cell *c = C->cells + S->at;
+  uint32_t i;
+  for (i = S->nlive; i-- > 0;)
+    if (c[i].to == b) return S->at + i;
   return NONE;
+}
+
+/* Room for one more cell in a's block (moved to the pool's end, twice as
+ * large, when full). */
+static int reserve(contractor *C, uint32_t a) {
+  cellset *S = &C->set[a];
+  uint32_t cap;
+  void *p;
+  int st;
+  if (S->nlive + S->nret < S->cap) return ASTAR_OK;
+  cap = S->cap < 4 ? 8 : 2 * S->cap;
+  if (C->ncells + cap >= NONE) return ASTAR_ENOMEM;
+  p = C->cells;
+  st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->cells_cap,
+                   C->ncells + cap, sizeof(cell), 1024);
+  if (st != ASTAR_OK) return st;
+  C->cells = p;
+  if (S->nlive)
+    memcpy(C->cells + C->ncells, C->cells + S->at, S->nlive * sizeof(cell));
+  if (S->nret)
+    memcpy(C->cells + C->ncells + cap - S->nret,
+           C->cells + S->at + S->cap - S->nret, S->nret * sizeof(cell));
+  S->at = (uint32_t)C->ncells;
+  S->cap = cap;
+  C->ncells += cap;
+  return ASTAR_OK;
 }
 
 static int add_cell(contractor *C, uint32_t a, uint32_t b, uint32_t w,
                     uint32_t via) {
-  if (C->ncells == C->cells_cap) {
-    void *p = C->cells;
-    int st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->cells_cap,
-                         C->ncells + 1, sizeof(cell), 1024);
-    if (st != ASTAR_OK) return st;
-    C->cells = p;
-  }
-  if (C->ncells >= NONE || C->cells == NULL) return ASTAR_ENOMEM;
-  C->cells[C->ncells].to = b;
-  C->cells[C->ncells].w = w;
-  C->cells[C->ncells].via = via;
-  C->cells[C->ncells].next = C->head[a];
-  C->head[a] = (uint32_t)C->ncells++;
+  cell *c;
+  int st;
+  if ((st = reserve(C, a)) != ASTAR_OK) return st;
+  c = C->cells + C->set[a].at + C->set[a].nlive++;
+  c->cost = w_cost(C, w);
+  c->to = b;
+  c->w = w;
+  c->via = via;
+  C->nmade++;
   return ASTAR_OK;
 }
 
@@ -131,13 +164,16 @@ static int add_edge(contractor *C, uint32_t a, uint32_t b, uint32_t w,
   int st;
   if (a == b) return ASTAR_OK;
   ca = cell_to(C, a, b);
-  if (ca != NONE && C->cells != NULL) {
-    if (w_cost(C, w) < w_cost(C, C->cells[ca].w)) {
+  if (ca != NONE) {
+    double cost = w_cost(C, w);
+    if (cost < C->cells[ca].cost) {
       C->cells[ca].w = w;
       C->cells[ca].via = via;
+      C->cells[ca].cost = cost;
       if ((cb = cell_to(C, b, a)) != NONE) {
         C->cells[cb].w = w;
         C->cells[cb].via = via;
+        C->cells[cb].cost = cost;
       }
     }
     return ASTAR_OK;
@@ -146,48 +182,47 @@ static int add_edge(contractor *C, uint32_t a, uint32_t b, uint32_t w,
   return add_cell(C, b, a, w, via);
 }
 
-static int wpush(contractor *C, double d, uint32_t v) {
-  size_t i;
-  if (C->nheap == C->heap_cap) {
-    void *p = C->heap;
-    int st = astar__grow(C->g->alloc, C->g->alloc_ud, &p, &C->heap_cap,
-                         C->nheap + 1, sizeof(wentry), 64);
-    if (st != ASTAR_OK) return st;
-    C->heap = p;
-  }
-  i = C->nheap++;
-  while (i > 0 && C->heap[(i - 1) / 2].d > d) {
-    C->heap[i] = C->heap[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  C->heap[i].d = d;
-  C->heap[i].v = v;
-  return ASTAR_OK;
+/* A witness distance as heap.h's key: the bits of a double that is not
+   negative order as the double does. */
+static inline uint64_t wkey(double d) {
+  uint64_t k;
+  memcpy(&k, &d, sizeof k);
+  return k;
 }
 
-static wentry wpop(contractor *C) {
-  wentry top = C->heap[0], last = C->heap[--C->nheap];
-  size_t i = 0, n = C->nheap;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && C->heap[c + 1].d < C->heap[c].d) c++;
-    if (C->heap[c].d >= last.d) break;
-    C->heap[i] = C->heap[c];
-    i = c;
-  }
-  if (n > 0) C->heap[i] = last;
-  return top;
+/* Puts t on the witness search's open list at distance d, or moves it up
+   there to d. */
+static inline void wpush(contractor *C, double d, uint32_t t, int fresh) {
+  astar_heap_entry e;
+  e.key = wkey(d);
+  e.g = 0.0;
+  e.node = t;
+  e.aux = 0;
+  astar__heap_up(C->heap, C->hpos, fresh ? C->nheap++ : C->hpos[t], e, 0);
 }
 
-/* Bounded Dijkstra from p over the remaining graph without v, until the
- * ntgt subgoals in tgt are settled: afterwards dist[q] (seen[q] == gen)
- * is an upper bound of p's distance to q. */
-static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
+/* The longest limit among the targets still open (0: none). */
+static double open_bound(const contractor *C, const uint32_t *tgt,
+                         uint32_t ntgt) {
+  double bound = 0.0;
+  uint32_t k;
+  for (k = 0; k < ntgt; k++)
+    if (C->tmark[tgt[k]] == C->gen && C->tlim[tgt[k]] > bound)
+      bound = C->tlim[tgt[k]];
+  return bound;
+}
+
+/* Bounded Dijkstra from p over the remaining graph without v, until
+ * each of the ntgt subgoals q in tgt is settled or reached within its
+ * limit tlim[q] (a witness), or no open target can be reached within its
+ * limit any more: afterwards dist[q] (seen[q] == gen) is an upper bound
+ * of p's distance to q. */
+static void witness(contractor *C, uint32_t p, uint32_t v,
                    const uint32_t *tgt, uint32_t ntgt) {
   unsigned settled = 0;
-  uint32_t k;
-  int st;
+  uint32_t k, open = ntgt;
+  uint64_t work = C->work;
+  double bound;
   if (++C->gen == 0) {
     memset(C->seen, 0, (size_t)C->s->nsub * sizeof(uint32_t));
     memset(C->tmark, 0, (size_t)C->s->nsub * sizeof(uint32_t));
@@ -195,35 +230,48 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
   }
   C->nheap = 0;
   for (k = 0; k < ntgt; k++) C->tmark[tgt[k]] = C->gen;
+  bound = open_bound(C, tgt, ntgt);
   C->seen[p] = C->gen;
   C->dist[p] = 0.0;
-  if ((st = wpush(C, 0.0, p)) != ASTAR_OK) return st;
+  wpush(C, 0.0, p, 1);
   while (C->nheap > 0 && settled < C->settle) {
-    wentry e = wpop(C);
-    uint32_t c, *link;
-    if (e.d > C->dist[e.v]) continue;
-    if (e.d > bound) break;
+    uint32_t u = C->heap[0].node, i;
+    double d = C->dist[u];
+    const cell *b;
+    if (d > bound) break;
+    if (C->nheap > 1) astar__heap_pop(C->heap, C->hpos, C->nheap, 0);
+    C->nheap--;
+    C->hpos[u] = NONE;
     settled++;
-    if (C->tmark[e.v] == C->gen) {
-      C->tmark[e.v] = 0;
-      if (--ntgt == 0) return ASTAR_OK; /* all settled */
+    if (C->tmark[u] == C->gen) { /* settled: its distance is known */
+      C->tmark[u] = 0;
+      if (--open == 0) break;
+      bound = open_bound(C, tgt, ntgt);
     }
-    link = &C->head[e.v];
-    for (; (c = live(C, e.v, link)) != NONE; link = &C->cells[c].next) {
-      uint32_t t = C->cells[c].to;
+    b = C->cells + C->set[u].at;
+    for (i = C->set[u].nlive; i-- > 0;) {
+      uint32_t t = b[i].to;
       double nd;
-      if (C->work > 0) C->work--;
+      work--; /* (clamped below) */
       if (t == v) continue;
-      nd = e.d + w_cost(C, C->cells[c].w);
+      nd = d + b[i].cost;
       if (nd > bound) continue;
-      if (C->seen[t] != C->gen || nd < C->dist[t]) {
+      if (C->seen[t] != C->gen || (nd < C->dist[t] && C->hpos[t] != NONE)) {
+        int fresh = C->seen[t] != C->gen;
         C->seen[t] = C->gen;
         C->dist[t] = nd;
-        if ((st = wpush(C, nd, t)) != ASTAR_OK) return st;
+        if (C->tmark[t] == C->gen && nd <= C->tlim[t]) { /* a witness */
+          C->tmark[t] = 0;
+          if (--open == 0) break;
+          bound = open_bound(C, tgt, ntgt);
+        }
+        wpush(C, nd, t, fresh);
       }
     }
+    if (work > C->work) work = 0; /* wrapped past 0 */
+    C->work = work;
+    if (open == 0) break;
   }
-  return ASTAR_OK;
 }
 
 /* The shortcuts subgoal v's contraction needs: its remaining
@@ -235,39 +283,39 @@ static int witness(contractor *C, uint32_t p, uint32_t v, double bound,
 enum { SIM_OK, SIM_WIDE, SIM_LONG };
 static int simulate(contractor *C, uint32_t v, uint32_t maxdeg,
                     uint32_t *nn, uint32_t *npairs_out, int *ok) {
-  uint32_t n = 0, npairs = 0, c, i, j, *link = &C->head[v];
+  uint32_t n, npairs = 0, i, j;
   uint32_t *wv = C->nb + maxdeg; /* the edge v - nb[i] */
   uint32_t *pairs = wv + maxdeg; /* p, q, w per shortcut */
-  int st;
+  const cell *b;
   *ok = SIM_WIDE;
-  for (; (c = live(C, v, link)) != NONE; link = &C->cells[c].next) {
-    if (n == maxdeg) return ASTAR_OK;
-    C->nb[n] = C->cells[c].to;
-    wv[n++] = C->cells[c].w;
+  if ((n = C->set[v].nlive) > maxdeg) return ASTAR_OK;
+  b = C->cells + C->set[v].at;
+  for (i = 0; i < n; i++) {
+    C->nb[i] = b[n - 1 - i].to;
+    wv[i] = b[n - 1 - i].w;
   }
   for (i = 0; i + 1 < n; i++) {
-    uint32_t p = C->nb[i];
+    uint32_t p = C->nb[i], tg[CONTRACT_MAXDEG], tj[CONTRACT_MAXDEG], ntg = 0;
     double bound = 0.0, eps;
-    int searched = 0;
     for (j = i + 1; j < n; j++) {
       double via = w_cost(C, wv[i]) + w_cost(C, wv[j]);
       if (via > bound) bound = via;
     }
     eps = bound * 1e-9;
-    for (j = i + 1; j < n; j++) {
-      uint32_t q = C->nb[j], w = w_add(wv[i], wv[j]), cq;
+    for (j = i + 1; j < n; j++) { /* the pairs an edge p - q leaves open */
+      uint32_t q = C->nb[j], cq;
       double via = w_cost(C, wv[i]) + w_cost(C, wv[j]);
-      /* an edge p - q no longer is a witness */
-      if ((cq = cell_to(C, p, q)) != NONE &&
-          w_cost(C, C->cells[cq].w) <= via + eps)
-        continue;
-      if (!searched) {
-        if ((st = witness(C, p, v, bound + eps, C->nb + i + 1, n - i - 1)) !=
-            ASTAR_OK)
-          return st;
-        searched = 1;
-      }
-      if (C->seen[q] == C->gen && C->dist[q] <= via + eps) continue;
+      if ((cq = cell_to(C, p, q)) != NONE && C->cells[cq].cost <= via + eps)
+        continue; /* an edge p - q no longer is a witness */
+      C->tlim[q] = via + eps;
+      tj[ntg] = j;
+      tg[ntg++] = q;
+    }
+    if (ntg == 0) continue;
+    witness(C, p, v, tg, ntg);
+    for (j = 0; j < ntg; j++) {
+      uint32_t q = tg[j], w = w_add(wv[i], wv[tj[j]]);
+      if (C->seen[q] == C->gen && C->dist[q] <= C->tlim[q]) continue;
       if (w == NONE) { /* too long to record: v stays */
         *ok = SIM_LONG;
         return ASTAR_OK;
@@ -284,14 +332,15 @@ static int simulate(contractor *C, uint32_t v, uint32_t maxdeg,
   return ASTAR_OK;
 }
 
-/* Contracts v with the shortcuts simulate just found for it. */
-static int commit(contractor *C, uint32_t v, uint32_t maxdeg,
+/* Contracts v with the shortcuts simulate just found for it (its nn
+ * neighbours still in nb). */
+static int commit(contractor *C, uint32_t v, uint32_t maxdeg, uint32_t nn,
                   uint32_t npairs, uint32_t order) {
   const uint32_t *pairs = C->nb + 2 * (size_t)maxdeg;
   uint32_t i;
   int st;
   C->s->at[v].level = order;
-  C->gone[v] = 1;
+  for (i = 0; i < nn; i++) retire(C, C->nb[i], v);
   for (i = 0; i < npairs; i++)
     if ((st = add_edge(C, pairs[(size_t)3 * i], pairs[(size_t)3 * i + 1],
                        pairs[(size_t)3 * i + 2], v)) != ASTAR_OK)
@@ -299,8 +348,6 @@ static int commit(contractor *C, uint32_t v, uint32_t maxdeg,
   return ASTAR_OK;
 }
 
-/* A subgoal with more neighbours than this stays (until some leave). */
-#define CONTRACT_MAXDEG 16u
 #ifndef CONTRACT_SKIPDEG
 #define CONTRACT_SKIPDEG 11u
 #endif
@@ -311,10 +358,12 @@ static int commit(contractor *C, uint32_t v, uint32_t maxdeg,
 #define CONTRACT_WORK 24u
 #endif
 /* The queue orders plain graphs of at most this many edges per subgoal;
-   denser ones are swept (the queue's searches would cost about twice
-   theirs: see docs/speed.md, session 21) */
+   denser ones are swept (docs/speed.md, session 22: brc202d, 8.7 edges
+   per subgoal, builds in about 31 ms with the queue for 15% fewer
+   expansions; lak303d, 9.6, reaches the work cap with it and expands
+   more than with the sweeps) */
 #ifndef QUEUE_MAXDEG
-#define QUEUE_MAXDEG 6u
+#define QUEUE_MAXDEG 9u
 #endif
 /* The first estimate of every subgoal's priority settles this many
    subgoals per witness search (the estimate is corrected when the
@@ -364,7 +413,7 @@ static int contract_by_sweeps(contractor *C, uint32_t *order) {
         continue;
       }
       for (i = 0; i < nn; i++) s->at[C->nb[i]].down = 0; /* try again */
-      if ((st = commit(C, k, maxdeg, np, (*order)++)) != ASTAR_OK) return st;
+      if ((st = commit(C, k, maxdeg, nn, np, (*order)++)) != ASTAR_OK) return st;
     }
   return ASTAR_OK;
 }
@@ -454,7 +503,7 @@ static int contract_by_priority(contractor *C, uint32_t *order) {
       queued[v] = 1;
       continue;
     }
-    if ((st = commit(C, v, CONTRACT_MAXDEG, np, (*order)++)) != ASTAR_OK)
+    if ((st = commit(C, v, CONTRACT_MAXDEG, nn, np, (*order)++)) != ASTAR_OK)
       break;
     for (i = 0; i < nn; i++) { /* its neighbours: one more has left */
       uint32_t u = C->nb[i];
@@ -479,14 +528,14 @@ static void contractor_free(contractor *C) {
   astar_grid *g = C->g;
   size_t n = (size_t)C->s->nsub;
   astar__free(g, C->cells, C->cells_cap, sizeof(cell));
-  astar__free(g, C->head, n, sizeof(uint32_t));
-  astar__free(g, C->rhead, n, sizeof(uint32_t));
+  astar__free(g, C->set, n, sizeof(cellset));
   astar__free(g, C->seen, n, sizeof(uint32_t));
   astar__free(g, C->dist, n, sizeof(double));
-  astar__free(g, C->heap, C->heap_cap, sizeof(wentry));
+  astar__free(g, C->heap, n, sizeof(astar_heap_entry));
+  astar__free(g, C->hpos, n, sizeof(uint32_t));
   astar__free(g, C->nb, C->nb_cap, sizeof(uint32_t));
-  astar__free(g, C->gone, n, 1);
   astar__free(g, C->tmark, n, sizeof(uint32_t));
+  astar__free(g, C->tlim, n, sizeof(double));
 }
 
 /* the steps of a straight-then-diagonal way from subgoal a to b */
@@ -548,26 +597,35 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   C.card = g->cardinal_length;
   C.diag = g->diagonal_length;
   C.nb_cap = 2 * CONTRACT_MAXDEG + 3 * CONTRACT_MAXDEG * CONTRACT_MAXDEG;
-  C.head = astar__alloc(g, n, sizeof(uint32_t));
-  C.rhead = astar__alloc(g, n, sizeof(uint32_t));
+  C.set = astar__alloc(g, n, sizeof(cellset));
   C.seen = astar__alloc(g, n, sizeof(uint32_t));
   C.dist = astar__alloc(g, n, sizeof(double));
   C.nb = astar__alloc(g, C.nb_cap, sizeof(uint32_t));
-  C.gone = astar__alloc(g, n, 1);
   C.tmark = astar__alloc(g, n, sizeof(uint32_t));
-  C.cells_cap = (size_t)s->nedges * 2u + 16u; /* each edge both ways */
-  C.cells = astar__alloc(g, C.cells_cap, sizeof(cell));
+  C.tlim = astar__alloc(g, n, sizeof(double));
+  C.heap = astar__alloc(g, n, sizeof(astar_heap_entry));
+  C.hpos = astar__alloc(g, n, sizeof(uint32_t));
+  /* each edge both ways, and room for half as many shortcuts */
+  C.cells_cap = (size_t)s->nedges * 3u / 2u + 4u * (size_t)n + 16u;
+  C.cells = C.cells_cap < NONE
+                ? astar__alloc(g, C.cells_cap, sizeof(cell))
+                : NULL;
   if (C.cells == NULL) C.cells_cap = 0;
-  if (C.cells == NULL || C.head == NULL || C.rhead == NULL || C.seen == NULL || C.dist == NULL ||
-      C.nb == NULL || C.gone == NULL || C.tmark == NULL) {
+  if (C.cells == NULL || C.set == NULL || C.seen == NULL || C.dist == NULL ||
+      C.nb == NULL || C.tmark == NULL ||
+      C.tlim == NULL || C.heap == NULL || C.hpos == NULL) {
     contractor_free(&C);
     return ASTAR_ENOMEM;
   }
-  memset(C.head, 0xff, (size_t)n * sizeof(uint32_t));
-  memset(C.rhead, 0xff, (size_t)n * sizeof(uint32_t));
   memset(C.seen, 0, (size_t)n * sizeof(uint32_t));
   memset(C.tmark, 0, (size_t)n * sizeof(uint32_t));
-  memset(C.gone, 0, n);
+  for (k = 0; k < n; k++) {
+    uint32_t deg = s->first[k + 1] - s->first[k];
+    C.set[k].at = (uint32_t)C.ncells;
+    C.set[k].cap = deg + deg / 2 + 4;
+    C.set[k].nlive = C.set[k].nret = 0;
+    C.ncells += C.set[k].cap;
+  }
   for (k = 0; k < n && st == ASTAR_OK; k++)
     for (e = s->first[k]; e < s->first[k + 1] && st == ASTAR_OK; e++)
       st = add_edge(&C, k, s->adj[e], octile_w(s, k, s->adj[e]), NONE);
@@ -581,7 +639,7 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
   }
   s->nglobal = n - order;
   /* the final layout */
-  total = (uint32_t)C.ncells;
+  total = (uint32_t)C.nmade;
   cap = total ? total : 1;
   adj = astar__alloc(g, cap, sizeof(uint32_t));
   wt = astar__alloc(g, cap, sizeof(uint32_t));
@@ -599,16 +657,18 @@ int astar__subgoal_contract(astar_grid *g, astar__subgoals *s) {
     unsigned up;
     s->first[k] = e;
     for (up = 2; up-- > 0;) { /* up (1), then down (0) */
-      uint32_t c, list, lv = s->at[k].level;
-      for (list = 0; list < 2; list++)
-        for (c = list ? C.rhead[k] : C.head[k]; c != NONE;
-             c = C.cells[c].next) {
-          uint32_t to = C.cells[c].to;
-          if ((s->at[to].level >= lv) != (up == 1)) continue;
-          adj[e] = to;
-          ex[e].through = C.cells[c].via; /* the index, for now */
-          wt[e++] = C.cells[c].w;
-        }
+      uint32_t i, lv = s->at[k].level;
+      const cellset *S = &C.set[k];
+      /* the live part newest first, then the retired part */
+      for (i = 0; i < S->nlive + S->nret; i++) {
+        const cell *c = C.cells + S->at +
+                        (i < S->nlive ? S->nlive - 1 - i
+                                      : S->cap - S->nret + (i - S->nlive));
+        if ((s->at[c->to].level >= lv) != (up == 1)) continue;
+        adj[e] = c->to;
+        ex[e].through = c->via; /* the index, for now */
+        wt[e++] = c->w;
+      }
       if (up == 1) {
         if (lv == NONE) s->ncore += e - s->first[k];
         s->at[k].down = e;
