@@ -693,8 +693,8 @@ int astar_subgoal_jps_first(const astar_grid *g, int unit);
  * rule, measured on the MovingAI maps (bench/static.lua): at least
  * 128 x 128 tiles, global (never contracted) subgoals on at most 0.1%
  * of the tiles, and a graph of at most 4 bytes per tile (the jump
- * table's size; lak303d's takes 10): caves, mazes, rooms and corridors (brc202d, maze512-4-0,
- * 32room_000) contract to almost nothing; open cities and islands, where
+ * table's size; lak303d's takes 10): caves, mazes, rooms and corridors
+ * (brc202d, maze512-4-0, 32room_000) contract to almost nothing; open cities and islands, where
  * a corner sees many others, and random maps keep far more (or are not
  * contracted at all), and JPS+ answers them faster. */
 int astar_subgoal_pays(const astar_grid *g, int unit);
