@@ -287,24 +287,24 @@ static int simulate(contractor *C, uint32_t v, uint32_t maxdeg,
   uint32_t *wv = C->nb + maxdeg; /* the edge v - nb[i] */
   uint32_t *pairs = wv + maxdeg; /* p, q, w per shortcut */
   const cell *b;
+  double len[CONTRACT_MAXDEG]; /* the edge v - nb[i]'s length */
   *ok = SIM_WIDE;
   if ((n = C->set[v].nlive) > maxdeg) return ASTAR_OK;
   b = C->cells + C->set[v].at;
   for (i = 0; i < n; i++) {
     C->nb[i] = b[n - 1 - i].to;
     wv[i] = b[n - 1 - i].w;
+    len[i] = b[n - 1 - i].cost;
   }
   for (i = 0; i + 1 < n; i++) {
     uint32_t p = C->nb[i], tg[CONTRACT_MAXDEG], tj[CONTRACT_MAXDEG], ntg = 0;
-    double bound = 0.0, eps;
-    for (j = i + 1; j < n; j++) {
-      double via = w_cost(C, wv[i]) + w_cost(C, wv[j]);
-      if (via > bound) bound = via;
-    }
-    eps = bound * 1e-9;
+    double longest = 0.0, eps;
+    for (j = i + 1; j < n; j++)
+      if (len[j] > longest) longest = len[j];
+    eps = (len[i] + longest) * 1e-9; /* of the longest way through v */
     for (j = i + 1; j < n; j++) { /* the pairs an edge p - q leaves open */
       uint32_t q = C->nb[j], cq;
-      double via = w_cost(C, wv[i]) + w_cost(C, wv[j]);
+      double via = len[i] + len[j];
       if ((cq = cell_to(C, p, q)) != NONE && C->cells[cq].cost <= via + eps)
         continue; /* an edge p - q no longer is a witness */
       C->tlim[q] = via + eps;
